@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Integration tests share one Redis; each uses its own key prefix, so files may run in parallel.
+    pool: "forks",
+  },
+});
