@@ -1,0 +1,53 @@
+import type { LogLevel } from "./env-schema.js";
+
+/** Burst coalescing: wait `windowMs` after the last message, at most `maxMs` after the first (0 = off). */
+export interface CoalesceConfig {
+  readonly windowMs: number;
+  readonly maxMs: number;
+}
+
+/** A tenant with its secrets resolved from the environment. */
+export interface TenantConfig {
+  readonly id: string;
+  readonly appSecret: string;
+  readonly verifyToken: string;
+  readonly graphToken: string | undefined;
+  /** Business numbers of this tenant; empty for the env-described `default` tenant without WHATSAPP_PHONE_NUMBER_ID. */
+  readonly phoneNumberIds: readonly string[];
+  readonly throughputMps: number;
+  readonly coalesce: CoalesceConfig;
+  readonly staleAfterMs: number;
+  /** Fields of the tenants file owned by later capabilities (persona, router, replies, tools, …), as written. */
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
+/** The whole validated, frozen configuration. Nothing else reads process.env. */
+export interface AppConfig {
+  readonly server: { readonly host: string; readonly port: number; readonly bodyLimitBytes: number };
+  readonly redis: { readonly url: string | undefined; readonly prefix: string };
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly graph: { readonly baseUrl: string; readonly version: string };
+  readonly llm:
+    | { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string | undefined }
+    | undefined;
+  readonly stt:
+    | { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string | undefined }
+    | undefined;
+  readonly ingress: {
+    /** Longest the webhook waits for a durable enqueue before answering 503, in ms. */
+    readonly enqueueTimeoutMs: number;
+    /** How long a message id is remembered for dedupe, in seconds (at least 7 days). */
+    readonly dedupeTtlSeconds: number;
+  };
+  readonly logLevel: LogLevel;
+  readonly tenants: readonly TenantConfig[];
+  /** The tenants file that was read, if any. */
+  readonly configFile: string | undefined;
+}
+
+/** Meta batches up to 1,000 updates per POST; 1 MiB is far above a real batch and bounds memory per request. */
+export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The tenant the single-tenant environment variables describe, served at `/webhook`. */
+export const DEFAULT_TENANT_ID = "default";

@@ -1,0 +1,81 @@
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const integer = (min: number, max: number) =>
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int({ error: "must be a whole number" })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` });
+
+const httpUrl = z
+  .string()
+  .refine((value) => /^https?:\/\/[^\s]+$/.test(value), { error: "must be an http(s) URL" });
+
+const redisUrl = z
+  .string()
+  .refine((value) => /^rediss?:\/\/[^\s]*$/.test(value), { error: "must be a redis:// or rediss:// URL" });
+
+/**
+ * The environment variables sharpsharp reads, with each default beside its
+ * field. Empty strings count as unset. Secret values are optional here: which
+ * ones are required depends on the tenants (see load-config.ts).
+ */
+export const envSchema = z.object({
+  WHATSAPP_APP_SECRET: z.string().optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().optional(),
+  WHATSAPP_TOKEN: z.string().optional(),
+  WHATSAPP_PHONE_NUMBER_ID: z
+    .string()
+    .regex(/^\d{5,20}$/, { error: "must be the numeric phone number id from WhatsApp Manager" })
+    .optional(),
+  GRAPH_API_BASE_URL: httpUrl.default("https://graph.facebook.com"),
+  GRAPH_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, { error: 'must look like "v25.0"' })
+    .default("v25.0"),
+  REDIS_URL: redisUrl.optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,40}$/, { error: "must be 1-40 letters, digits, '_', '.' or '-'" })
+    .default("ss"),
+  DATABASE_URL: z
+    .string()
+    .refine((value) => /^postgres(ql)?:\/\//.test(value), { error: "must be a postgres:// URL" })
+    .optional(),
+  SHARPSHARP_DATA_DIR: z.string().default("./data"),
+  SHARPSHARP_CONFIG: z.string().optional(),
+  LLM_BASE_URL: httpUrl.optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+  STT_BASE_URL: httpUrl.optional(),
+  STT_API_KEY: z.string().optional(),
+  STT_MODEL: z.string().optional(),
+  PORT: integer(0, 65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  WHATSAPP_THROUGHPUT_MPS: integer(1, 10_000).default(80),
+  COALESCE_WINDOW_MS: integer(0, 60_000).default(800),
+  COALESCE_MAX_MS: integer(0, 300_000).default(3000),
+  STALE_AFTER_MS: integer(0, 7 * 24 * 3_600_000).default(3_600_000),
+  /** How long the ingress waits for Redis before answering 503; kept under Meta-friendly 2 s. */
+  INGRESS_ENQUEUE_TIMEOUT_MS: integer(50, 1900).default(1500),
+  /** How long a wamid is remembered; Meta retries for up to 7 days, so never less. */
+  WEBHOOK_DEDUPE_TTL_HOURS: integer(168, 24 * 90).default(192),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+});
+
+export type EnvInput = z.input<typeof envSchema>;
+export type ParsedEnv = z.output<typeof envSchema>;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Names of variables whose values must never appear in an error message or a log. */
+export const SECRET_ENV_NAMES: ReadonlySet<string> = new Set([
+  "WHATSAPP_APP_SECRET",
+  "WHATSAPP_VERIFY_TOKEN",
+  "WHATSAPP_TOKEN",
+  "LLM_API_KEY",
+  "STT_API_KEY",
+  "DATABASE_URL",
+  "REDIS_URL",
+]);

@@ -1,0 +1,10 @@
+export {
+  type AppConfig,
+  type CoalesceConfig,
+  DEFAULT_TENANT_ID,
+  type TenantConfig,
+  WEBHOOK_BODY_LIMIT_BYTES,
+} from "./app-config.js";
+export { type LogLevel, SECRET_ENV_NAMES } from "./env-schema.js";
+export { ConfigError, configErrorCatalog } from "./errors.js";
+export { type LoadConfigOptions, loadConfig, loadConfigFromProcess } from "./load-config.js";

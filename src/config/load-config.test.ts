@@ -1,0 +1,182 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./index.js";
+
+const emptyDir = () => mkdtempSync(join(tmpdir(), "ss-config-"));
+
+function problemsOf(run: () => unknown): readonly string[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("builds the default tenant from the single-tenant variables, with documented defaults", () => {
+    const config = loadConfig({
+      env: { WHATSAPP_APP_SECRET: "s3cret", WHATSAPP_VERIFY_TOKEN: "verify-me" },
+      cwd: emptyDir(),
+    });
+    expect(config.tenants).toHaveLength(1);
+    expect(config.tenants[0]).toMatchObject({ id: "default", appSecret: "s3cret", verifyToken: "verify-me" });
+    expect(config.server).toEqual({ host: "0.0.0.0", port: 3000, bodyLimitBytes: 1024 * 1024 });
+    expect(config.redis).toEqual({ url: undefined, prefix: "ss" });
+    expect(config.graph).toEqual({ baseUrl: "https://graph.facebook.com", version: "v25.0" });
+    expect(config.tenants[0]?.coalesce).toEqual({ windowMs: 800, maxMs: 3000 });
+    expect(config.ingress.dedupeTtlSeconds).toBeGreaterThanOrEqual(7 * 24 * 3600);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.tenants[0])).toBe(true);
+  });
+
+  it("reports every problem at once, naming the variable and never echoing secret values", () => {
+    const problems = problemsOf(() =>
+      loadConfig({
+        env: {
+          WHATSAPP_APP_SECRET: "topsecretvalue",
+          PORT: "eighty",
+          REDIS_URL: "http://x",
+          LOG_LEVEL: "loud",
+        },
+        cwd: emptyDir(),
+      }),
+    );
+    const text = problems.join("\n");
+    expect(text).toMatch(/WHATSAPP_VERIFY_TOKEN: required/);
+    expect(text).toMatch(/PORT: must be a whole number/);
+    expect(text).toMatch(/REDIS_URL: must be a redis:\/\//);
+    expect(text).toMatch(/LOG_LEVEL: must be one of/);
+    expect(text).not.toContain("topsecretvalue");
+    expect(problems.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("treats empty strings as unset and refuses to start with no tenant at all", () => {
+    const problems = problemsOf(() => loadConfig({ env: { WHATSAPP_APP_SECRET: "  " }, cwd: emptyDir() }));
+    expect(problems).toEqual([expect.stringMatching(/no tenant is configured/)]);
+  });
+
+  it("rejects a coalescing maximum shorter than the window", () => {
+    const problems = problemsOf(() =>
+      loadConfig({
+        env: {
+          WHATSAPP_APP_SECRET: "a",
+          WHATSAPP_VERIFY_TOKEN: "b",
+          COALESCE_WINDOW_MS: "900",
+          COALESCE_MAX_MS: "500",
+        },
+        cwd: emptyDir(),
+      }),
+    );
+    expect(problems.join()).toMatch(/COALESCE_MAX_MS/);
+  });
+
+  it("reads tenants from a YAML file, resolving secrets from the variables it names", () => {
+    const dir = emptyDir();
+    writeFileSync(
+      join(dir, "sharpsharp.config.yaml"),
+      [
+        "tenants:",
+        "  - id: mama-put-foods",
+        "    appSecretEnv: MAMAPUT_APP_SECRET",
+        "    verifyTokenEnv: MAMAPUT_VERIFY_TOKEN",
+        '    phoneNumberIds: ["106540352242922"]',
+        "    throughputMps: 20",
+        "    persona: You are Ada.",
+      ].join("\n"),
+    );
+    const config = loadConfig({ env: { MAMAPUT_APP_SECRET: "x", MAMAPUT_VERIFY_TOKEN: "y" }, cwd: dir });
+    expect(config.tenants[0]).toMatchObject({
+      id: "mama-put-foods",
+      appSecret: "x",
+      throughputMps: 20,
+      phoneNumberIds: ["106540352242922"],
+      settings: { persona: "You are Ada." },
+    });
+    expect(config.configFile).toBe(join(dir, "sharpsharp.config.yaml"));
+  });
+
+  it("reports missing secret variables, secrets written in the file and duplicate ids together", () => {
+    const dir = emptyDir();
+    const file = join(dir, "tenants.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tenants: [
+          {
+            id: "default",
+            appSecretEnv: "A_SECRET",
+            verifyTokenEnv: "A_VERIFY",
+            phoneNumberIds: ["106540352242922"],
+          },
+          {
+            id: "Bad Id",
+            appSecret: "inline",
+            appSecretEnv: "B",
+            verifyTokenEnv: "C",
+            phoneNumberIds: [],
+          },
+        ],
+      }),
+    );
+    const problems = problemsOf(() =>
+      loadConfig({
+        env: { SHARPSHARP_CONFIG: "tenants.json", WHATSAPP_APP_SECRET: "a", WHATSAPP_VERIFY_TOKEN: "b" },
+        cwd: dir,
+      }),
+    );
+    const text = problems.join("\n");
+    expect(text).toMatch(/tenants\.1\.id: must be lower-case/);
+    expect(text).toMatch(/tenants\.1\.phoneNumberIds: must list at least one/);
+    // schema problems stop the file here; fix them and the next run reports secrets
+    const fixed = join(dir, "fixed.json");
+    writeFileSync(
+      fixed,
+      JSON.stringify({
+        tenants: [
+          {
+            id: "default",
+            appSecretEnv: "A_SECRET",
+            verifyTokenEnv: "A_VERIFY",
+            phoneNumberIds: ["106540352242922"],
+          },
+          {
+            id: "b",
+            appSecret: "inline",
+            appSecretEnv: "B",
+            verifyTokenEnv: "C",
+            phoneNumberIds: ["1234567"],
+          },
+        ],
+      }),
+    );
+    const again = problemsOf(() =>
+      loadConfig({
+        env: {
+          SHARPSHARP_CONFIG: fixed,
+          WHATSAPP_APP_SECRET: "a",
+          WHATSAPP_VERIFY_TOKEN: "b",
+          A_SECRET: "1",
+          A_VERIFY: "2",
+        },
+        cwd: dir,
+      }),
+    ).join("\n");
+    expect(again).toMatch(/tenants\.1 \(b\)\.appSecret: secrets are never written in the file/);
+    expect(again).toMatch(/tenants\.1 \(b\)\.appSecretEnv: names B, which is not set/);
+    expect(again).toMatch(/tenant "default" is defined twice/);
+    expect(again).not.toContain("inline");
+  });
+
+  it("says which file is missing or unreadable", () => {
+    const dir = emptyDir();
+    expect(
+      problemsOf(() => loadConfig({ env: { SHARPSHARP_CONFIG: "nope.yaml" }, cwd: dir })).join(),
+    ).toMatch(/SHARPSHARP_CONFIG: the file .*nope\.yaml does not exist/);
+    writeFileSync(join(dir, "sharpsharp.config.json"), "{ not json");
+    expect(problemsOf(() => loadConfig({ env: {}, cwd: dir })).join()).toMatch(/is not valid JSON/);
+  });
+});

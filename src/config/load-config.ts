@@ -1,0 +1,229 @@
+import type { z } from "zod";
+import {
+  type AppConfig,
+  DEFAULT_TENANT_ID,
+  type TenantConfig,
+  WEBHOOK_BODY_LIMIT_BYTES,
+} from "./app-config.js";
+import { deepFreeze } from "./deep-freeze.js";
+import { envSchema, type ParsedEnv } from "./env-schema.js";
+import { ConfigError } from "./errors.js";
+import { readTenantsFile } from "./read-tenants-file.js";
+import { FORBIDDEN_SECRET_KEYS, type TenantFileEntry, tenantsFileSchema } from "./tenants-file-schema.js";
+
+export interface LoadConfigOptions {
+  /** Usually process.env; only config/ is allowed to read it. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths and the default tenants file are looked up. */
+  readonly cwd: string;
+}
+
+const OWN_TENANT_FIELDS = new Set([
+  "id",
+  "appSecretEnv",
+  "verifyTokenEnv",
+  "graphTokenEnv",
+  "phoneNumberIds",
+  "throughputMps",
+  "coalesce",
+  "staleAfterMs",
+]);
+
+function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  where: (path: PropertyKey[]) => string,
+): string[] {
+  return issues.map((issue) => `${where(issue.path)}: ${issue.message}`);
+}
+
+function withoutEmptyStrings(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const cleaned: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.trim() !== "") cleaned[name] = value;
+  }
+  return cleaned;
+}
+
+function withoutKeys(env: Record<string, string>, keys: readonly string[]): Record<string, string> {
+  const kept = { ...env };
+  for (const key of keys) delete kept[key];
+  return kept;
+}
+
+function checkCoalesce(where: string, windowMs: number, maxMs: number, problems: string[]): void {
+  if (windowMs > 0 && maxMs > 0 && maxMs < windowMs) {
+    problems.push(`${where}: the maximum (${maxMs} ms) must not be shorter than the window (${windowMs} ms)`);
+  }
+}
+
+function tenantFromEnv(env: ParsedEnv, problems: string[]): TenantConfig | undefined {
+  const anySet = env.WHATSAPP_APP_SECRET !== undefined || env.WHATSAPP_VERIFY_TOKEN !== undefined;
+  if (!anySet) return undefined;
+  if (env.WHATSAPP_APP_SECRET === undefined) {
+    problems.push("WHATSAPP_APP_SECRET: required (the Meta app secret, App Dashboard → Settings → Basic)");
+  }
+  if (env.WHATSAPP_VERIFY_TOKEN === undefined) {
+    problems.push(
+      "WHATSAPP_VERIFY_TOKEN: required (the verify token you type into the webhook configuration)",
+    );
+  }
+  if (env.WHATSAPP_APP_SECRET === undefined || env.WHATSAPP_VERIFY_TOKEN === undefined) return undefined;
+  return {
+    id: DEFAULT_TENANT_ID,
+    appSecret: env.WHATSAPP_APP_SECRET,
+    verifyToken: env.WHATSAPP_VERIFY_TOKEN,
+    graphToken: env.WHATSAPP_TOKEN,
+    phoneNumberIds: env.WHATSAPP_PHONE_NUMBER_ID === undefined ? [] : [env.WHATSAPP_PHONE_NUMBER_ID],
+    throughputMps: env.WHATSAPP_THROUGHPUT_MPS,
+    coalesce: { windowMs: env.COALESCE_WINDOW_MS, maxMs: env.COALESCE_MAX_MS },
+    staleAfterMs: env.STALE_AFTER_MS,
+    settings: {},
+  };
+}
+
+function tenantFromFile(
+  entry: TenantFileEntry,
+  env: Readonly<Record<string, string>>,
+  defaults: ParsedEnv,
+  where: string,
+  problems: string[],
+): TenantConfig | undefined {
+  const secret = (field: string, name: string | undefined, required: boolean): string | undefined => {
+    if (name === undefined) return undefined;
+    const value = env[name];
+    if (value === undefined && required) {
+      problems.push(`${where}.${field}: names ${name}, which is not set in the environment`);
+    }
+    return value;
+  };
+  const appSecret = secret("appSecretEnv", entry.appSecretEnv, true);
+  const verifyToken = secret("verifyTokenEnv", entry.verifyTokenEnv, true);
+  const graphToken = secret("graphTokenEnv", entry.graphTokenEnv, true);
+  const coalesce = entry.coalesce ?? {
+    windowMs: defaults.COALESCE_WINDOW_MS,
+    maxMs: defaults.COALESCE_MAX_MS,
+  };
+  checkCoalesce(`${where}.coalesce`, coalesce.windowMs, coalesce.maxMs, problems);
+  if (appSecret === undefined || verifyToken === undefined) return undefined;
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) {
+    if (!OWN_TENANT_FIELDS.has(key)) settings[key] = value;
+  }
+  return {
+    id: entry.id,
+    appSecret,
+    verifyToken,
+    graphToken,
+    phoneNumberIds: entry.phoneNumberIds,
+    throughputMps: entry.throughputMps ?? defaults.WHATSAPP_THROUGHPUT_MPS,
+    coalesce,
+    staleAfterMs: entry.staleAfterMs ?? defaults.STALE_AFTER_MS,
+    settings,
+  };
+}
+
+function tenantsFromFile(
+  path: string,
+  content: unknown,
+  env: Readonly<Record<string, string>>,
+  parsedEnv: ParsedEnv,
+  problems: string[],
+): TenantConfig[] {
+  const parsed = tenantsFileSchema.safeParse(content);
+  if (!parsed.success) {
+    problems.push(...describeIssues(parsed.error.issues, (p) => `${path}: ${p.join(".") || "(top level)"}`));
+    return [];
+  }
+  const tenants: TenantConfig[] = [];
+  parsed.data.tenants.forEach((entry, index) => {
+    const where = `${path}: tenants.${index} (${entry.id})`;
+    for (const key of FORBIDDEN_SECRET_KEYS) {
+      if (key in entry) {
+        problems.push(
+          `${where}.${key}: secrets are never written in the file; name the variable with ${key}Env`,
+        );
+      }
+    }
+    const tenant = tenantFromFile(entry, env, parsedEnv, where, problems);
+    if (tenant !== undefined) tenants.push(tenant);
+  });
+  return tenants;
+}
+
+/**
+ * Reads the configuration contract of DESIGN.md from `env` and an optional
+ * tenants file, reports every problem at once (as a ConfigError), and returns
+ * the result frozen.
+ */
+export function loadConfig(options: LoadConfigOptions): AppConfig {
+  const env = withoutEmptyStrings(options.env);
+  const problems: string[] = [];
+  const parsedEnvResult = envSchema.safeParse(env);
+  if (!parsedEnvResult.success) {
+    problems.push(...describeIssues(parsedEnvResult.error.issues, (p) => String(p[0] ?? "environment")));
+    // Keep going with defaults so the file and tenant problems are reported in the same run.
+  }
+  const parsedEnv = parsedEnvResult.success
+    ? parsedEnvResult.data
+    : envSchema.parse(
+        withoutKeys(
+          env,
+          parsedEnvResult.error.issues.map((issue) => String(issue.path[0])),
+        ),
+      );
+  checkCoalesce("COALESCE_MAX_MS", parsedEnv.COALESCE_WINDOW_MS, parsedEnv.COALESCE_MAX_MS, problems);
+
+  const tenants: TenantConfig[] = [];
+  const envTenant = tenantFromEnv(parsedEnv, problems);
+  if (envTenant !== undefined) tenants.push(envTenant);
+  const file = readTenantsFile(env.SHARPSHARP_CONFIG, options.cwd, problems);
+  if (file !== undefined) tenants.push(...tenantsFromFile(file.path, file.content, env, parsedEnv, problems));
+
+  const seen = new Set<string>();
+  for (const tenant of tenants) {
+    if (seen.has(tenant.id)) {
+      problems.push(
+        `tenant "${tenant.id}" is defined twice (the WHATSAPP_* variables describe the tenant "${DEFAULT_TENANT_ID}")`,
+      );
+    }
+    seen.add(tenant.id);
+  }
+  if (tenants.length === 0 && problems.length === 0) {
+    problems.push(
+      "no tenant is configured: set WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN, " +
+        "or list tenants in sharpsharp.config.json / .yaml (path in SHARPSHARP_CONFIG)",
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const optionalService = (
+    baseUrl: string | undefined,
+    apiKey: string | undefined,
+    model: string | undefined,
+  ) => (baseUrl === undefined ? undefined : { baseUrl, apiKey, model });
+
+  return deepFreeze<AppConfig>({
+    server: { host: parsedEnv.HOST, port: parsedEnv.PORT, bodyLimitBytes: WEBHOOK_BODY_LIMIT_BYTES },
+    redis: { url: parsedEnv.REDIS_URL, prefix: parsedEnv.REDIS_PREFIX },
+    databaseUrl: parsedEnv.DATABASE_URL,
+    dataDir: parsedEnv.SHARPSHARP_DATA_DIR,
+    graph: {
+      baseUrl: parsedEnv.GRAPH_API_BASE_URL.replace(/\/+$/, ""),
+      version: parsedEnv.GRAPH_API_VERSION,
+    },
+    llm: optionalService(parsedEnv.LLM_BASE_URL, parsedEnv.LLM_API_KEY, parsedEnv.LLM_MODEL),
+    stt: optionalService(parsedEnv.STT_BASE_URL, parsedEnv.STT_API_KEY, parsedEnv.STT_MODEL),
+    ingress: {
+      enqueueTimeoutMs: parsedEnv.INGRESS_ENQUEUE_TIMEOUT_MS,
+      dedupeTtlSeconds: parsedEnv.WEBHOOK_DEDUPE_TTL_HOURS * 3600,
+    },
+    logLevel: parsedEnv.LOG_LEVEL,
+    tenants,
+    configFile: file?.path,
+  });
+}
+
+/** The composition root's entry: the real environment and working directory. */
+export function loadConfigFromProcess(): AppConfig {
+  return loadConfig({ env: process.env, cwd: process.cwd() });
+}

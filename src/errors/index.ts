@@ -1,0 +1,1 @@
+export { type ErrorCatalogEntry, SharpsharpError, type SharpsharpErrorOptions } from "./sharpsharp-error.js";
