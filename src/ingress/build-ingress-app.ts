@@ -1,0 +1,92 @@
+import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from "fastify";
+import type { TenantConfig } from "../config/index.js";
+import type { IngressMetrics, Logger } from "../observability/index.js";
+import type { InboundQueue, QueueStatus } from "../queue/index.js";
+import { replyError } from "./reply-error.js";
+import { createTenantDirectory } from "./tenant-directory.js";
+import { registerVerificationRoute } from "./verification-route.js";
+import { OUTCOME, registerWebhookRoute } from "./webhook-route.js";
+
+export interface IngressAppOptions {
+  readonly tenants: readonly TenantConfig[];
+  readonly queue: InboundQueue;
+  readonly status: QueueStatus;
+  readonly metrics: IngressMetrics;
+  readonly logger: Logger;
+  /** Largest accepted body, bytes (1 MiB in production). */
+  readonly bodyLimitBytes: number;
+  /** How long /readyz waits for the queue backend, ms. */
+  readonly readyTimeoutMs?: number;
+  readonly now?: () => number;
+}
+
+type Outcome = FastifyRequest & { [OUTCOME]?: string };
+
+/**
+ * Builds the ingress HTTP app without listening (tests drive it with
+ * inject(), the CLI calls listen()). Every body is read as raw bytes so the
+ * signature is checked over exactly what Meta signed.
+ */
+export async function buildIngressApp(options: IngressAppOptions): Promise<FastifyInstance> {
+  const now = options.now ?? Date.now;
+  const { metrics } = options;
+  // Typed as the plain instance: routes take FastifyBaseLogger, which our pino Logger satisfies.
+  const app: FastifyInstance = Fastify({
+    loggerInstance: options.logger,
+    // Per-request log lines would cost more than the request itself; outcomes go to metrics.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: options.bodyLimitBytes,
+    // Meta's POSTs come from many connections at once; keep them open between deliveries.
+    keepAliveTimeout: 65_000,
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+
+  app.addHook("onResponse", async (request, reply) => {
+    const route = request.routeOptions.url ?? "unmatched";
+    const outcome = (request as Outcome)[OUTCOME];
+    if (outcome !== undefined) metrics.requests.inc({ route: "webhook", outcome });
+    metrics.requestDuration.observe(
+      { route, outcome: outcome ?? String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      (request as Outcome)[OUTCOME] = "too_large";
+      return replyError(reply, "bodyTooLarge", "body larger than 1 MiB");
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      (request as Outcome)[OUTCOME] = "malformed";
+      return replyError(reply, "malformedJson", "bad request");
+    }
+    request.log.error({ err: error, reqId: request.id }, "unexpected error in the ingress");
+    return replyError(reply, "internal", `internal error (request ${request.id})`);
+  });
+
+  const tenants = createTenantDirectory(options.tenants);
+  registerVerificationRoute(app, tenants, metrics);
+  registerWebhookRoute(app, { tenants, queue: options.queue, metrics, logger: options.logger, now });
+
+  app.get("/healthz", async () => ({ status: "ok" }));
+  app.get("/readyz", async (_request, reply) => {
+    try {
+      await options.status.ping(options.readyTimeoutMs ?? 1000);
+      return { status: "ready", backend: options.status.description };
+    } catch (error) {
+      return reply.code(503).send({
+        status: "unavailable",
+        backend: options.status.description,
+        reason: String((error as Error).message),
+      });
+    }
+  });
+  app.get("/metrics", async (_request, reply) => {
+    const body = await metrics.registry.metrics();
+    return reply.header("content-type", metrics.registry.contentType).send(body);
+  });
+  return app;
+}

@@ -1,0 +1,3 @@
+export { buildIngressApp, type IngressAppOptions } from "./build-ingress-app.js";
+export { ingressErrorCatalog } from "./errors.js";
+export { constantTimeEquals, isValidSignature, signatureFor } from "./signature.js";

@@ -1,0 +1,120 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type IngressMetrics, type Logger, maskConversationKey } from "../observability/index.js";
+import { type InboundQueue, QueueUnavailableError } from "../queue/index.js";
+import { type ParsedWebhook, parseWebhook, WebhookShapeError } from "../whatsapp/index.js";
+import { replyError } from "./reply-error.js";
+import { isValidSignature } from "./signature.js";
+import type { TenantDirectory } from "./tenant-directory.js";
+
+export interface WebhookRouteDeps {
+  readonly tenants: TenantDirectory;
+  readonly queue: InboundQueue;
+  readonly metrics: IngressMetrics;
+  readonly logger: Logger;
+  readonly now: () => number;
+}
+
+/** The outcome label of a request, read by the latency histogram in onResponse. */
+export const OUTCOME = Symbol("outcome");
+type WithOutcome = FastifyRequest & { [OUTCOME]?: string };
+
+function createUnavailableLog(logger: Logger, now: () => number) {
+  // In an outage every request fails the same way: log the first and then a count per 10 s.
+  let windowStart = 0;
+  let suppressed = 0;
+  return (error: unknown) => {
+    const at = now();
+    if (at - windowStart < 10_000) {
+      suppressed += 1;
+      return;
+    }
+    logger.warn(
+      { err: error, suppressedSinceLast: suppressed },
+      "webhook answered 503: the queue could not record it (Meta will redeliver)",
+    );
+    windowStart = at;
+    suppressed = 0;
+  };
+}
+
+function record(parsed: ParsedWebhook, tenantId: string, deps: WebhookRouteDeps, log: FastifyBaseLogger) {
+  for (const { code, phoneNumberId } of parsed.webhookErrors) {
+    deps.metrics.webhookErrors.inc({ tenant: tenantId, code: String(code) });
+    log.warn({ tenant: tenantId, phoneNumberId, code }, "Meta reported an error in value.errors");
+  }
+  for (const dropped of parsed.dropped) {
+    deps.metrics.dropped.inc({ tenant: tenantId, reason: dropped.reason });
+    log.warn({ tenant: tenantId, reason: dropped.reason, wamid: dropped.id }, "webhook item dropped");
+  }
+}
+
+/**
+ * POST /webhook[/:tenant]: signature over the raw bytes first, then JSON and
+ * the envelope, then one durable enqueue; 200 only after it. Transport only:
+ * nothing here calls a model or the Graph API.
+ */
+export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDeps) {
+  const logUnavailable = createUnavailableLog(deps.logger, deps.now);
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const req = request as WithOutcome;
+    const receivedAt = deps.now();
+    const tenant = deps.tenants.find((request.params as { tenant?: string }).tenant);
+    if (tenant === undefined) {
+      req[OUTCOME] = "unknown_tenant";
+      return replyError(reply, "unknownTenant", "unknown tenant");
+    }
+    const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    if (!isValidSignature(raw, request.headers["x-hub-signature-256"], tenant.appSecret)) {
+      req[OUTCOME] = "bad_signature";
+      return replyError(reply, "badSignature", "invalid signature");
+    }
+    let parsed: ParsedWebhook;
+    try {
+      parsed = parseWebhook(JSON.parse(raw.toString("utf8")), { tenantId: tenant.id, receivedAt });
+    } catch (error) {
+      req[OUTCOME] = "malformed";
+      if (error instanceof WebhookShapeError) return replyError(reply, "malformedJson", error.message);
+      if (error instanceof SyntaxError) return replyError(reply, "malformedJson", "body is not JSON");
+      throw error;
+    }
+    record(parsed, tenant.id, deps, request.log);
+
+    let outcome: Awaited<ReturnType<InboundQueue["enqueue"]>>;
+    try {
+      outcome = await deps.queue.enqueue({ messages: parsed.messages, events: parsed.events });
+    } catch (error) {
+      if (!(error instanceof QueueUnavailableError)) throw error;
+      req[OUTCOME] = "unavailable";
+      logUnavailable(error);
+      return replyError(reply, "unavailable", "temporarily unavailable, retry later");
+    }
+    req[OUTCOME] = "accepted";
+    outcome.messages.forEach((result, index) => {
+      deps.metrics.messages.inc({
+        tenant: tenant.id,
+        result: result === "duplicate" ? "duplicate" : "accepted",
+      });
+      if (deps.logger.isLevelEnabled("debug")) {
+        const message = parsed.messages[index];
+        request.log.debug(
+          {
+            tenant: tenant.id,
+            conversation: maskConversationKey(message?.conversationKey ?? ""),
+            wamid: message?.wamid,
+            type: message?.type,
+            result,
+          },
+          "message recorded",
+        );
+      }
+    });
+    outcome.events.forEach((result, index) => {
+      deps.metrics.events.inc({ tenant: tenant.id, kind: parsed.events[index]?.kind ?? "unknown", result });
+    });
+    return reply.code(200).send();
+  };
+
+  app.post("/webhook", handler);
+  app.post("/webhook/:tenant", handler);
+}

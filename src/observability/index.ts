@@ -1,0 +1,14 @@
+export {
+  type CreateLoggerOptions,
+  createLogger,
+  type Logger,
+  maskConversationKey,
+  maskCustomerId,
+} from "./logger.js";
+export {
+  type CreateIngressMetricsOptions,
+  createIngressMetrics,
+  type IngressMetrics,
+  type QueueDepthSample,
+  type WebhookOutcome,
+} from "./metrics.js";

@@ -1,0 +1,65 @@
+import { type DestinationStream, type Logger, pino } from "pino";
+
+export type { Logger } from "pino";
+
+/** Keys whose values never reach a log line, wherever they appear (two levels deep). */
+const REDACTED_KEYS = [
+  "appSecret",
+  "verifyToken",
+  "graphToken",
+  "token",
+  "apiKey",
+  "authorization",
+  "password",
+  "secret",
+  "text",
+  "body",
+  "caption",
+];
+
+const REDACT_PATHS = [
+  ...REDACTED_KEYS,
+  ...REDACTED_KEYS.map((key) => `*.${key}`),
+  'req.headers["x-hub-signature-256"]',
+  "req.headers.authorization",
+];
+
+export interface CreateLoggerOptions {
+  readonly level: string;
+  /** Where lines go; stdout by default. Tests pass a stream to read what was logged. */
+  readonly destination?: DestinationStream;
+}
+
+/**
+ * The process logger: JSON lines, secrets and message text redacted by key.
+ * Identifiers of customers are masked by the caller with maskCustomerId before
+ * they are logged.
+ */
+export function createLogger(options: CreateLoggerOptions): Logger {
+  return pino(
+    {
+      level: options.level,
+      base: { service: "sharpsharp" },
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    },
+    options.destination,
+  );
+}
+
+/**
+ * Masks a phone number or business-scoped user id for logs: keeps enough to
+ * tell customers apart in a support conversation, not enough to call them.
+ * "2348012345678" → "234*******678"; "NG.4815162342108765432" → "NG.*************432".
+ */
+export function maskCustomerId(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  if (id.length <= 6) return "*".repeat(id.length);
+  const head = id.startsWith("+") ? 4 : 3;
+  return `${id.slice(0, head)}${"*".repeat(id.length - head - 3)}${id.slice(-3)}`;
+}
+
+/** Masks the customer part of a conversation key (tenant:phone_number_id:customer). */
+export function maskConversationKey(key: string): string {
+  const cut = key.lastIndexOf(":");
+  return cut < 0 ? key : `${key.slice(0, cut + 1)}${maskCustomerId(key.slice(cut + 1))}`;
+}

@@ -1,0 +1,82 @@
+interface Pending<I, O> {
+  readonly item: I;
+  readonly deadline: number;
+  readonly resolve: (output: O) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export interface GroupCommitOptions<I> {
+  /** Upper bound of the summed weights in one flush (an item heavier than this goes alone). */
+  readonly maxWeight: number;
+  readonly weight: (item: I) => number;
+  /** Clock for deadlines, ms. */
+  readonly now: () => number;
+  /** Error for an item whose deadline passed before its group was flushed. */
+  readonly expired: () => Error;
+}
+
+export interface GroupCommitter<I, O> {
+  /** Resolves with the item's output once its group is flushed; items past `deadline` are never flushed. */
+  submit(item: I, deadline: number): Promise<O>;
+}
+
+/**
+ * Group commit: while one flush is in flight, new items wait and then go
+ * together in the next flush. An idle committer flushes at once (no added
+ * latency); under load, one round trip carries many requests, which is
+ * where an ingress spends its time (socket I/O per Redis command).
+ */
+export function createGroupCommitter<I, O>(
+  flush: (items: readonly I[]) => Promise<readonly O[]>,
+  options: GroupCommitOptions<I>,
+): GroupCommitter<I, O> {
+  const waiting: Pending<I, O>[] = [];
+  let flushing = false;
+
+  const takeGroup = (): Pending<I, O>[] => {
+    const group: Pending<I, O>[] = [];
+    let weight = 0;
+    const now = options.now();
+    while (waiting.length > 0) {
+      const next = waiting[0] as Pending<I, O>;
+      if (next.deadline < now) {
+        waiting.shift();
+        next.reject(options.expired());
+        continue;
+      }
+      const w = options.weight(next.item);
+      if (group.length > 0 && weight + w > options.maxWeight) break;
+      waiting.shift();
+      group.push(next);
+      weight += w;
+    }
+    return group;
+  };
+
+  const run = async (): Promise<void> => {
+    flushing = true;
+    try {
+      for (let group = takeGroup(); group.length > 0; group = takeGroup()) {
+        try {
+          const outputs = await flush(group.map((pending) => pending.item));
+          group.forEach((pending, index) => {
+            pending.resolve(outputs[index] as O);
+          });
+        } catch (error) {
+          for (const pending of group) pending.reject(error);
+        }
+      }
+    } finally {
+      flushing = false;
+    }
+  };
+
+  return {
+    submit(item, deadline) {
+      return new Promise<O>((resolve, reject) => {
+        waiting.push({ item, deadline, resolve, reject });
+        if (!flushing) void run();
+      });
+    },
+  };
+}

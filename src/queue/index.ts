@@ -1,0 +1,11 @@
+export { QueueUnavailableError, queueErrorCatalog } from "./errors.js";
+export { type EventJob, JOB_NAMES, QUEUE_NAMES, type TurnJob } from "./job-names.js";
+export type {
+  ConversationInbox,
+  EnqueueOutcome,
+  InboundBatch,
+  InboundQueue,
+  MessageEnqueueResult,
+  QueueDepth,
+  QueueStatus,
+} from "./ports.js";

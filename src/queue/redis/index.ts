@@ -1,0 +1,3 @@
+export { createKeys, type RedisKeys } from "./keys.js";
+export { createFailFastRedis, describeRedisUrl, type RedisConnectionOptions } from "./redis-connection.js";
+export { createRedisQueues, type RedisQueues, type RedisQueuesOptions } from "./redis-inbound-queue.js";

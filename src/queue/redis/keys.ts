@@ -1,0 +1,30 @@
+/**
+ * Redis key layout of the inbound side (prefix = REDIS_PREFIX, default "ss").
+ *
+ *   {p}:stats                    hash  seq (arrival counter), inbox (waiting messages)
+ *   {p}:inboxes                  zset  conversationKey → first arrival ms (conversations with waiting messages)
+ *   {p}:wamid:{tenant}:{wamid}   str   "p" recorded, not yet handled | "d" handled; expires after the dedupe TTL
+ *   {p}:inbox:{conversationKey}  zset  wamid → Meta timestamp × 10⁶ + arrival counter mod 10⁶
+ *   {p}:msg:{conversationKey}    hash  wamid → message JSON
+ *   {p}:turns:…, {p}:events:…    BullMQ's own keys for the two queues
+ *
+ * One Redis primary (with replicas/Sentinel) holds them all; Redis Cluster is
+ * not supported because one script touches several conversations at once.
+ */
+export function createKeys(prefix: string) {
+  return {
+    stats: `${prefix}:stats`,
+    inboxes: `${prefix}:inboxes`,
+    mark: (tenantId: string, wamid: string) => `${prefix}:wamid:${tenantId}:${wamid}`,
+    inbox: (conversationKey: string) => `${prefix}:inbox:${conversationKey}`,
+    messages: (conversationKey: string) => `${prefix}:msg:${conversationKey}`,
+  };
+}
+
+export type RedisKeys = ReturnType<typeof createKeys>;
+
+/** The tenant is the first part of a conversation key. */
+export function tenantOfConversation(conversationKey: string): string {
+  const cut = conversationKey.indexOf(":");
+  return cut < 0 ? conversationKey : conversationKey.slice(0, cut);
+}

@@ -1,0 +1,247 @@
+import { randomUUID } from "node:crypto";
+import { type JobsOptions, Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
+import { QueueUnavailableError } from "../errors.js";
+import { createGroupCommitter } from "../group-commit.js";
+import { JOB_NAMES, QUEUE_NAMES, type TurnJob } from "../job-names.js";
+import type {
+  ConversationInbox,
+  EnqueueOutcome,
+  InboundBatch,
+  InboundQueue,
+  MessageEnqueueResult,
+  QueueDepth,
+  QueueStatus,
+} from "../ports.js";
+import { createKeys, tenantOfConversation } from "./keys.js";
+import { COMPLETE_MESSAGES_LUA, RECORD_MESSAGES_LUA } from "./scripts.js";
+
+export interface RedisQueuesOptions {
+  /** A fail-fast client (see createFailFastRedis); owned by the caller. */
+  readonly redis: Redis;
+  readonly prefix: string;
+  /** How long message ids and event ids are remembered, seconds (≥ 7 days in production). */
+  readonly dedupeTtlSeconds: number;
+  /** Longest enqueue() waits before rejecting with QueueUnavailableError, ms. */
+  readonly enqueueTimeoutMs: number;
+  /** Most messages + events written in one round trip. */
+  readonly maxGroupWeight?: number;
+  readonly description?: string;
+  readonly now?: () => number;
+  /** Called for errors the BullMQ queues emit in the background. */
+  readonly onBackgroundError?: (error: Error) => void;
+}
+
+export interface RedisQueues {
+  readonly inbound: InboundQueue;
+  readonly inbox: ConversationInbox;
+  readonly status: QueueStatus;
+  readonly turns: Queue<TurnJob>;
+  readonly events: Queue<InboundEvent>;
+  /** Closes the BullMQ queues; the Redis client stays the caller's. */
+  close(): Promise<void>;
+}
+
+type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
+
+const RECORD = "ssRecordMessages";
+const COMPLETE = "ssCompleteMessages";
+const KEEP_FAILED = { age: 7 * 24 * 3600, count: 10_000 };
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new QueueUnavailableError(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(
+          error instanceof QueueUnavailableError ? error : new QueueUnavailableError(String(error), error),
+        );
+      },
+    );
+  });
+}
+
+/**
+ * The Redis adapter of the inbound ports. Per flush (one group of webhooks):
+ * one script records every message (dedupe mark, payload, inbox) atomically
+ * while the events go to BullMQ in the same round trip; then one BullMQ bulk
+ * add schedules a turn per conversation that got a new or unhandled message.
+ * A crash between the two steps leaves marks in state "recorded", so Meta's
+ * redelivery of the unacknowledged webhook schedules the turn again.
+ */
+export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
+  const { redis, prefix } = options;
+  const now = options.now ?? Date.now;
+  const keys = createKeys(prefix);
+  const dedupeTtlMs = options.dedupeTtlSeconds * 1000;
+  redis.defineCommand(RECORD, { lua: RECORD_MESSAGES_LUA });
+  redis.defineCommand(COMPLETE, { lua: COMPLETE_MESSAGES_LUA });
+  const script = (name: string) => (redis as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
+  const recordMessages = script(RECORD).bind(redis);
+  const completeMessages = script(COMPLETE).bind(redis);
+
+  const turns = new Queue<TurnJob>(QUEUE_NAMES.turns, { connection: redis, prefix });
+  const events = new Queue<InboundEvent>(QUEUE_NAMES.events, { connection: redis, prefix });
+  const onError = options.onBackgroundError ?? (() => {});
+  turns.on("error", onError);
+  events.on("error", onError);
+
+  const record = async (messages: readonly InboundMessage[]): Promise<number[]> => {
+    if (messages.length === 0) return [];
+    const scriptKeys: string[] = [keys.stats, keys.inboxes];
+    const args: (string | number)[] = [options.dedupeTtlSeconds, now()];
+    for (const message of messages) {
+      scriptKeys.push(
+        keys.mark(message.tenantId, message.wamid),
+        keys.inbox(message.conversationKey),
+        keys.messages(message.conversationKey),
+      );
+      args.push(message.wamid, message.timestamp, message.conversationKey, JSON.stringify(message));
+    }
+    return (await recordMessages(scriptKeys.length, ...scriptKeys, ...args)) as number[];
+  };
+
+  const addEvents = async (list: readonly InboundEvent[]): Promise<("new" | "duplicate")[]> => {
+    if (list.length === 0) return [];
+    const jobIds = list.map(() => randomUUID());
+    const jobs = await events.addBulk(
+      list.map((event, index) => ({
+        name: event.kind,
+        data: event,
+        opts: {
+          jobId: jobIds[index],
+          deduplication: { id: event.dedupeId, ttl: dedupeTtlMs },
+          removeOnComplete: true,
+          removeOnFail: KEEP_FAILED,
+        } satisfies JobsOptions,
+      })),
+    );
+    // A deduplicated add answers with the id of the job that already exists.
+    return jobs.map((job, index) => (job.id === jobIds[index] ? "new" : "duplicate"));
+  };
+
+  const scheduleTurns = async (messages: readonly InboundMessage[], results: readonly number[]) => {
+    const conversations = new Map<string, TurnJob>();
+    messages.forEach((message, index) => {
+      if (results[index] !== 0 && !conversations.has(message.conversationKey)) {
+        conversations.set(message.conversationKey, {
+          tenantId: message.tenantId,
+          conversationKey: message.conversationKey,
+        });
+      }
+    });
+    if (conversations.size === 0) return;
+    await turns.addBulk(
+      [...conversations.values()].map((job) => ({
+        name: JOB_NAMES.turn,
+        data: job,
+        opts: {
+          // One waiting turn per conversation; one more may wait while a turn runs.
+          deduplication: { id: job.conversationKey, keepLastIfActive: true },
+          removeOnComplete: true,
+          removeOnFail: KEEP_FAILED,
+        } satisfies JobsOptions,
+      })),
+    );
+  };
+
+  const flush = async (batches: readonly InboundBatch[]): Promise<EnqueueOutcome[]> => {
+    const messages = batches.flatMap((batch) => batch.messages);
+    const eventList = batches.flatMap((batch) => batch.events);
+    const [recorded, eventResults] = await Promise.all([record(messages), addEvents(eventList)]);
+    await scheduleTurns(messages, recorded);
+    const asResult = (code: number | undefined): MessageEnqueueResult =>
+      code === 1 ? "new" : code === 2 ? "redelivered" : "duplicate";
+    let m = 0;
+    let e = 0;
+    return batches.map((batch) => ({
+      messages: batch.messages.map(() => asResult(recorded[m++])),
+      events: batch.events.map(() => eventResults[e++] ?? "duplicate"),
+    }));
+  };
+
+  const committer = createGroupCommitter(flush, {
+    maxWeight: options.maxGroupWeight ?? 2000,
+    weight: (batch: InboundBatch) => batch.messages.length + batch.events.length,
+    now,
+    expired: () => new QueueUnavailableError("the enqueue deadline passed while waiting for Redis"),
+  });
+
+  const inbound: InboundQueue = {
+    enqueue(batch) {
+      if (batch.messages.length === 0 && batch.events.length === 0) {
+        return Promise.resolve({ messages: [], events: [] });
+      }
+      if (redis.status !== "ready") {
+        return Promise.reject(new QueueUnavailableError(`redis connection is ${redis.status}`));
+      }
+      return withTimeout(committer.submit(batch, now() + options.enqueueTimeoutMs), options.enqueueTimeoutMs);
+    },
+  };
+
+  const inbox: ConversationInbox = {
+    async read(conversationKey, limit = 100) {
+      const wamids = await redis.zrange(keys.inbox(conversationKey), 0, limit - 1);
+      if (wamids.length === 0) return [];
+      const payloads = await redis.hmget(keys.messages(conversationKey), ...wamids);
+      return payloads.flatMap((json) => (json === null ? [] : [JSON.parse(json) as InboundMessage]));
+    },
+    async complete(conversationKey, wamids) {
+      if (wamids.length === 0) return;
+      const tenantId = tenantOfConversation(conversationKey);
+      const scriptKeys = [
+        keys.stats,
+        keys.inboxes,
+        keys.inbox(conversationKey),
+        keys.messages(conversationKey),
+        ...wamids.map((wamid) => keys.mark(tenantId, wamid)),
+      ];
+      await completeMessages(
+        scriptKeys.length,
+        ...scriptKeys,
+        conversationKey,
+        options.dedupeTtlSeconds,
+        ...wamids,
+      );
+    },
+  };
+
+  const status: QueueStatus = {
+    description: options.description ?? "redis",
+    async ping(timeoutMs) {
+      if (redis.status !== "ready") throw new QueueUnavailableError(`redis connection is ${redis.status}`);
+      await withTimeout(redis.ping(), timeoutMs);
+    },
+    async depth(): Promise<QueueDepth> {
+      const states = ["waiting", "active", "delayed", "prioritized", "failed"] as const;
+      const [inboxMessages, inboxConversations, turnCounts, eventCounts] = await Promise.all([
+        redis.hget(keys.stats, "inbox"),
+        redis.zcard(keys.inboxes),
+        turns.getJobCounts(...states),
+        events.getJobCounts(...states),
+      ]);
+      return {
+        inboxMessages: Number(inboxMessages ?? 0),
+        inboxConversations,
+        jobs: { [QUEUE_NAMES.turns]: turnCounts, [QUEUE_NAMES.events]: eventCounts },
+      };
+    },
+  };
+
+  return {
+    inbound,
+    inbox,
+    status,
+    turns,
+    events,
+    async close() {
+      await Promise.allSettled([turns.close(), events.close()]);
+    },
+  };
+}

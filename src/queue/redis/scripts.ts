@@ -1,0 +1,77 @@
+/**
+ * Lua scripts of the inbound side. Each is one atomic step, so a crash or a
+ * dropped connection leaves a message either fully recorded or not at all.
+ */
+
+/**
+ * recordMessages — dedupe mark, payload and inbox entry for a group of messages.
+ *
+ * KEYS[1]            stats hash
+ * KEYS[2]            inboxes zset
+ * KEYS[3i..3i+2]     per message i (1-based, offset 3): mark, inbox zset, message hash
+ * ARGV[1]            mark TTL, seconds
+ * ARGV[2]            now, Unix ms
+ * ARGV[3+4(i-1)..]   per message: wamid, Meta timestamp (s), conversation key, message JSON
+ * Returns            one integer per message: 1 new, 2 recorded earlier but not handled
+ *                    (put back in the inbox if it is missing), 0 handled already
+ */
+export const RECORD_MESSAGES_LUA = `
+local ttl = tonumber(ARGV[1])
+local now = ARGV[2]
+local count = (#KEYS - 2) / 3
+local results = {}
+for i = 1, count do
+  local k = 3 + (i - 1) * 3
+  local a = 3 + (i - 1) * 4
+  local markKey, inboxKey, messagesKey = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+  local wamid, ts, conversation, json = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
+  local mark = redis.call("GET", markKey)
+  if mark == "d" then
+    results[i] = 0
+  else
+    if mark then
+      results[i] = 2
+    else
+      redis.call("SET", markKey, "p", "EX", ttl)
+      results[i] = 1
+    end
+    if redis.call("HSETNX", messagesKey, wamid, json) == 1 then
+      local seq = redis.call("HINCRBY", KEYS[1], "seq", 1)
+      local score = string.format("%.0f", tonumber(ts) * 1000000 + (seq % 1000000))
+      redis.call("ZADD", inboxKey, score, wamid)
+      redis.call("HINCRBY", KEYS[1], "inbox", 1)
+      redis.call("ZADD", KEYS[2], "NX", now, conversation)
+    end
+  end
+end
+return results
+`;
+
+/**
+ * completeMessages — removes handled messages from a conversation inbox and
+ * marks their ids handled (keeping the mark's expiry).
+ *
+ * KEYS[1]      stats hash
+ * KEYS[2]      inboxes zset
+ * KEYS[3]      inbox zset of the conversation
+ * KEYS[4]      message hash of the conversation
+ * KEYS[5..]    mark key per wamid
+ * ARGV[1]      conversation key
+ * ARGV[2]      mark TTL, seconds (for a mark that already expired)
+ * ARGV[3..]    wamids, in the order of KEYS[5..]
+ * Returns      number of messages removed from the inbox
+ */
+export const COMPLETE_MESSAGES_LUA = `
+local removed = 0
+for i = 3, #ARGV do
+  local wamid = ARGV[i]
+  if redis.call("ZREM", KEYS[3], wamid) == 1 then removed = removed + 1 end
+  redis.call("HDEL", KEYS[4], wamid)
+  if redis.call("SET", KEYS[i + 2], "d", "XX", "KEEPTTL") == false then
+    redis.call("SET", KEYS[i + 2], "d", "EX", tonumber(ARGV[2]))
+  end
+end
+if removed > 0 then redis.call("HINCRBY", KEYS[1], "inbox", -removed) end
+if redis.call("ZCARD", KEYS[3]) == 0 then redis.call("ZREM", KEYS[2], ARGV[1]) end
+return removed
+`;
