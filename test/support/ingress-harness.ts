@@ -75,7 +75,7 @@ export async function createIngressHarness(options: HarnessOptions): Promise<Ing
     queue: queues.inbound,
     status: queues.status,
     metrics,
-    logger: createLogger({ level: "silent" }),
+    logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
     bodyLimitBytes: 1024 * 1024,
   });
   await app.ready();

@@ -166,7 +166,10 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     }));
   };
 
-  const committer = createGroupCommitter(flush, {
+  // A flush never holds the committer longer than a request may wait, even if a command never settles.
+  const boundedFlush = (batches: readonly InboundBatch[]) =>
+    withTimeout(flush(batches), options.enqueueTimeoutMs);
+  const committer = createGroupCommitter(boundedFlush, {
     maxWeight: options.maxGroupWeight ?? 2000,
     weight: (batch: InboundBatch) => batch.messages.length + batch.events.length,
     now,

@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { ConfigError, loadConfigFromProcess } from "./config/index.js";
+import { SharpsharpError } from "./errors/index.js";
+import { startIngress } from "./main.js";
+import { createLogger } from "./observability/index.js";
+
+const USAGE = `Usage: sharpsharp <command>
+
+Commands:
+  ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL).
+  start       Run sharpsharp (in this release: the ingress).
+  help        Show this help.
+  version     Print the version.
+
+Configuration comes from the environment (see README.md, "Configuration").`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+async function runIngress(): Promise<void> {
+  const config = loadConfigFromProcess();
+  const logger = createLogger({ level: config.logLevel });
+  const running = await startIngress(config, { logger });
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: no new requests, finishing those in flight");
+    const force = setTimeout(() => {
+      logger.error("shutdown took longer than 10 s; exiting");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    running.close().then(
+      () => {
+        logger.info("stopped");
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, "error during shutdown");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const { positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: false });
+  const command = positionals[0] ?? "help";
+  switch (command) {
+    case "ingress":
+    case "start":
+      return runIngress();
+    case "version":
+    case "--version":
+      process.stdout.write(`${version()}\n`);
+      return;
+    case "help":
+    case "--help":
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    default:
+      fail(`unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof SharpsharpError) fail(error.message);
+  fail(`sharpsharp failed to start: ${(error as Error)?.stack ?? String(error)}`, 1);
+});

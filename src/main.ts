@@ -1,0 +1,123 @@
+import type { FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
+import type { AppConfig } from "./config/index.js";
+import { SharpsharpError } from "./errors/index.js";
+import { buildIngressApp } from "./ingress/index.js";
+import { createIngressMetrics, createLogger, type Logger } from "./observability/index.js";
+import {
+  checkRedisPersistence,
+  createFailFastRedis,
+  createRedisQueues,
+  describeRedisUrl,
+  type RedisQueues,
+} from "./queue/redis/index.js";
+
+export interface RunningIngress {
+  readonly url: string;
+  readonly app: FastifyInstance;
+  /** Orderly shutdown: stop accepting, finish in-flight requests, close the queues, then Redis. */
+  close(): Promise<void>;
+}
+
+export interface StartIngressOptions {
+  readonly logger?: Logger;
+}
+
+/** The ingress cannot start in the mode the configuration asks for. */
+export class StartupError extends SharpsharpError {
+  constructor(message: string) {
+    super("SS_MAIN_STARTUP", message);
+  }
+}
+
+function warnIfVolatile(redis: Redis, logger: Logger): void {
+  const check = async () => {
+    const verdict = await checkRedisPersistence(redis);
+    if (verdict === "volatile") {
+      logger.warn(
+        "REDIS KEEPS NOTHING ON DISK (no AOF, no RDB): acknowledged messages waiting in Redis are lost if it restarts. " +
+          "In production enable appendonly yes (appendfsync everysec) or RDB snapshots.",
+      );
+    } else if (verdict === "unknown") {
+      logger.info(
+        "could not tell whether Redis persists data (CONFIG is disabled); make sure AOF or RDB is on",
+      );
+    }
+  };
+  const run = () => {
+    check().catch((error: unknown) => logger.debug({ err: error }, "persistence check failed"));
+  };
+  if (redis.status === "ready") run();
+  else redis.once("ready", run);
+}
+
+/**
+ * Composition root of the ingress process: picks the adapters the
+ * configuration asks for, wires them, listens, and returns a handle whose
+ * close() shuts down in reverse order.
+ */
+export async function startIngress(
+  config: AppConfig,
+  options: StartIngressOptions = {},
+): Promise<RunningIngress> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  if (config.redis.url === undefined) {
+    throw new StartupError(
+      "REDIS_URL is not set. The ingress records messages in Redis; set REDIS_URL (for example redis://127.0.0.1:6379). " +
+        "The embedded single-process mode on SQLite is not part of this release yet.",
+    );
+  }
+  const backend = describeRedisUrl(config.redis.url);
+  const redis = createFailFastRedis(config.redis.url);
+  let lastRedisError = "";
+  redis.on("error", (error: Error) => {
+    // ioredis repeats the same error on every reconnect attempt; log each distinct one.
+    if (error.message !== lastRedisError) logger.warn({ err: error, backend }, "redis connection error");
+    lastRedisError = error.message;
+  });
+  redis.on("ready", () => {
+    lastRedisError = "";
+    logger.info({ backend }, "redis connected");
+  });
+  warnIfVolatile(redis, logger);
+
+  const queues: RedisQueues = createRedisQueues({
+    redis,
+    prefix: config.redis.prefix,
+    dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
+    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
+    description: `redis ${backend}`,
+    onBackgroundError: (error) => logger.warn({ err: error }, "queue error"),
+  });
+  const metrics = createIngressMetrics({ sampleQueueDepth: () => queues.status.depth() });
+  const app = await buildIngressApp({
+    tenants: config.tenants,
+    queue: queues.inbound,
+    status: queues.status,
+    metrics,
+    logger,
+    bodyLimitBytes: config.server.bodyLimitBytes,
+  });
+  const url = await app.listen({ host: config.server.host, port: config.server.port });
+  logger.info(
+    {
+      url,
+      backend: `redis ${backend}`,
+      prefix: config.redis.prefix,
+      tenants: config.tenants.map((tenant) => tenant.id),
+      configFile: config.configFile,
+    },
+    `sharpsharp ingress listening on ${url} (queue: redis ${backend}, prefix "${config.redis.prefix}", ` +
+      `tenants: ${config.tenants.map((tenant) => tenant.id).join(", ")})`,
+  );
+
+  return {
+    url,
+    app,
+    async close() {
+      await app.close();
+      await queues.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

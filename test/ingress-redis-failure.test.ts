@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createIngressHarness, type IngressHarness } from "./support/ingress-harness.js";
+import { skipWithoutRedis, TEST_REDIS_URL } from "./support/redis.js";
+import { TcpProxy } from "./support/tcp-proxy.js";
+import { textWebhook } from "./support/webhook-builder.js";
+
+const redisTarget = (() => {
+  const url = new URL(TEST_REDIS_URL);
+  return { host: url.hostname, port: Number(url.port || 6379) };
+})();
+
+async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe.skipIf(skipWithoutRedis)("webhook ingress when Redis fails", () => {
+  let h: IngressHarness | undefined;
+  let proxy: TcpProxy | undefined;
+  afterEach(async () => {
+    await proxy?.stop();
+    await h?.close();
+    h = undefined;
+    proxy = undefined;
+  });
+
+  const body = (n: string) =>
+    textWebhook([
+      [
+        {
+          wamid: `wamid.fail.${n}`,
+          from: "2348050000001",
+          timestamp: 1795171000,
+          text: "my money never drop",
+        },
+      ],
+    ]);
+  const conversation = "default:106540352242922:2348050000001";
+
+  async function expectEnqueuedOnce(harness: IngressHarness, wamid: string) {
+    const inbox = await harness.queues.inbox.read(conversation);
+    expect(inbox.map((m) => m.wamid)).toEqual([wamid]);
+    const turns = await harness.queues.turns.getJobs(["waiting", "active", "delayed", "prioritized"]);
+    expect(turns.filter((j) => j.data.conversationKey === conversation)).toHaveLength(1);
+  }
+
+  async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
+    const started = performance.now();
+    const result = await run();
+    return [result, performance.now() - started];
+  }
+
+  it("answers 503 within 2 s while Redis is unreachable, then accepts the retry exactly once", async () => {
+    proxy = await TcpProxy.create(redisTarget); // port reserved, nothing listening
+    h = await createIngressHarness({ label: "down", redisUrl: proxy.url, waitForReady: false });
+    const harness = h;
+    const payload = body("down");
+    const [response, ms] = await timed(() => harness.post(payload));
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error).toBe("SS_INGRESS_UNAVAILABLE");
+    expect(ms).toBeLessThan(2000);
+    expect((await h.app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(503);
+    expect(await h.keys()).toEqual([]);
+
+    await proxy.start();
+    await eventually(
+      async () => (await harness.app.inject({ method: "GET", url: "/readyz" })).statusCode === 200,
+    );
+    expect((await h.post(payload)).statusCode).toBe(200);
+    expect((await h.post(payload)).statusCode).toBe(200);
+    await expectEnqueuedOnce(h, "wamid.fail.down");
+  });
+
+  it("answers 503 within 2 s when Redis stops answering mid-request, leaving nothing written", async () => {
+    proxy = await TcpProxy.create(redisTarget);
+    await proxy.start();
+    h = await createIngressHarness({ label: "hang", redisUrl: proxy.url });
+    const harness = h;
+    await h.post(body("warmup")); // scripts loaded, queues initialised
+    await h.queues.inbox.complete(conversation, ["wamid.fail.warmup"]);
+    const before = await h.keys();
+
+    proxy.mode = "blackhole";
+    const payload = body("hang");
+    const [response, ms] = await timed(() => harness.post(payload));
+    expect(response.statusCode).toBe(503);
+    expect(ms).toBeLessThan(2000);
+    expect(await h.keys()).toEqual(before);
+
+    proxy.dropConnections();
+    proxy.mode = "forward";
+    await eventually(
+      async () => (await harness.app.inject({ method: "GET", url: "/readyz" })).statusCode === 200,
+    );
+    expect((await h.post(payload)).statusCode).toBe(200);
+    await expectEnqueuedOnce(h, "wamid.fail.hang");
+  });
+
+  it("completes the work on redelivery when the connection drops after Redis recorded the message", async () => {
+    proxy = await TcpProxy.create(redisTarget);
+    await proxy.start();
+    h = await createIngressHarness({ label: "cut", redisUrl: proxy.url });
+    const harness = h;
+    await h.post(body("warmup"));
+    await h.queues.inbox.complete(conversation, ["wamid.fail.warmup"]);
+
+    proxy.mode = "cut-after-forward";
+    const payload = body("cut");
+    const [response, ms] = await timed(() => harness.post(payload));
+    expect(response.statusCode).toBe(503);
+    expect(ms).toBeLessThan(2000);
+    // Redis ran the record step but the answer never came back: recorded, no turn yet.
+    expect(await h.admin.get(`${h.prefix}:wamid:default:wamid.fail.cut`)).toBe("p");
+
+    proxy.mode = "forward";
+    proxy.dropConnections();
+    await eventually(
+      async () => (await harness.app.inject({ method: "GET", url: "/readyz" })).statusCode === 200,
+    );
+    expect((await h.post(payload)).statusCode).toBe(200);
+    expect((await h.post(payload)).statusCode).toBe(200);
+    await expectEnqueuedOnce(h, "wamid.fail.cut");
+    const metrics = await h.metrics.registry.getSingleMetricAsString("ss_ingress_requests_total");
+    expect(metrics).toMatch(/outcome="unavailable"} 1/);
+  });
+});
