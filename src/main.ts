@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import type { AppConfig } from "./config/index.js";
-import { SharpsharpError } from "./errors/index.js";
+import { type ErrorCatalogEntry, SharpsharpError } from "./errors/index.js";
 import { buildIngressApp } from "./ingress/index.js";
 import { createIngressMetrics, createLogger, type Logger } from "./observability/index.js";
 import {
@@ -23,10 +23,18 @@ export interface StartIngressOptions {
   readonly logger?: Logger;
 }
 
+export const mainErrorCatalog = {
+  startup: {
+    code: "SS_MAIN_STARTUP",
+    meaning:
+      "The process cannot start in the mode the configuration asks for (for example no REDIS_URL for the ingress).",
+  },
+} as const satisfies Record<string, ErrorCatalogEntry>;
+
 /** The ingress cannot start in the mode the configuration asks for. */
 export class StartupError extends SharpsharpError {
   constructor(message: string) {
-    super("SS_MAIN_STARTUP", message);
+    super(mainErrorCatalog.startup.code, message);
   }
 }
 
