@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Benchmark the naive baseline ingress once: start it on a fresh Redis prefix, drive it with the load
+# generator, count what it enqueued, delete the prefix's keys, stop it. Needs `npm run build` first.
+#
+#   bench/baselines/run-baseline.sh [load-generator flags...]
+#   bench/baselines/run-baseline.sh --mode closed --connections 50 --duration 10
+#   bench/baselines/run-baseline.sh --mode open --rate 2000 --duration 10 --dup 0.2
+#
+# Env: PORT (3000), REDIS_URL (redis://127.0.0.1:6379), APP_SECRET (bench-secret), OUT (bench/results).
+# The load generator's JSON line goes to $OUT/baseline-<prefix>.json, the count's to $OUT/baseline-<prefix>.count.json.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+PORT="${PORT:-3000}"
+REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+APP_SECRET="${APP_SECRET:-bench-secret}"
+OUT="${OUT:-bench/results}"
+PREFIX="bench-base-$(date +%s)-$$"
+mkdir -p "$OUT"
+
+node dist/bench/baselines/naive-ingress.js --port "$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" \
+  --secret "$APP_SECRET" >"$OUT/baseline-$PREFIX.server.log" 2>&1 &
+SERVER_PID=$!
+cleanup() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+  node dist/bench/ingress/count-baseline.js --redis "$REDIS_URL" --prefix "$PREFIX" --delete >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+for _ in $(seq 1 50); do
+  grep -q listening "$OUT/baseline-$PREFIX.server.log" 2>/dev/null && break
+  sleep 0.1
+done
+cat "$OUT/baseline-$PREFIX.server.log"
+
+# Bounded: the generator stops by itself; `timeout` is a backstop.
+timeout 300 node dist/bench/ingress/run.js --url "http://127.0.0.1:$PORT/webhook" --secret "$APP_SECRET" \
+  --run-id "$PREFIX" --quiet "$@" | tee "$OUT/baseline-$PREFIX.txt"
+tail -n 1 "$OUT/baseline-$PREFIX.txt" >"$OUT/baseline-$PREFIX.json"
+
+# Let the server finish anything it still had in hand, then count.
+sleep 0.5
+node dist/bench/ingress/count-baseline.js --redis "$REDIS_URL" --prefix "$PREFIX" | tee "$OUT/baseline-$PREFIX.count.txt"
+tail -n 1 "$OUT/baseline-$PREFIX.count.txt" >"$OUT/baseline-$PREFIX.count.json"
+
+node -e '
+const fs = require("node:fs");
+const load = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const count = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const d = load.total.distinctSent, a = load.total.distinctAcked, e = count.total;
+process.stdout.write(`enqueued ${e} jobs vs ${d} distinct messages sent (${a} acked 200, warmup included): ` +
+  (e === d ? "match" : `MISMATCH (${e - d})`) + "\n");
+' "$OUT/baseline-$PREFIX.json" "$OUT/baseline-$PREFIX.count.json"
