@@ -13,6 +13,11 @@ export interface GroupCommitOptions<I> {
   readonly now: () => number;
   /** Error for an item whose deadline passed before its group was flushed. */
   readonly expired: () => Error;
+  /**
+   * Flushes allowed in flight at once. One keeps Redis and Node taking turns
+   * (each idle while the other works); a few overlap them.
+   */
+  readonly maxInFlight?: number;
 }
 
 export interface GroupCommitter<I, O> {
@@ -21,8 +26,8 @@ export interface GroupCommitter<I, O> {
 }
 
 /**
- * Group commit: while one flush is in flight, new items wait and then go
- * together in the next flush. An idle committer flushes at once (no added
+ * Group commit: while `maxInFlight` flushes are in flight, new items wait
+ * and then go together in the next flush. An idle committer flushes at once (no added
  * latency); under load, one round trip carries many requests, which is
  * where an ingress spends its time (socket I/O per Redis command).
  */
@@ -31,7 +36,8 @@ export function createGroupCommitter<I, O>(
   options: GroupCommitOptions<I>,
 ): GroupCommitter<I, O> {
   const waiting: Pending<I, O>[] = [];
-  let flushing = false;
+  const maxInFlight = options.maxInFlight ?? 1;
+  let inFlight = 0;
 
   const takeGroup = (): Pending<I, O>[] => {
     const group: Pending<I, O>[] = [];
@@ -54,7 +60,7 @@ export function createGroupCommitter<I, O>(
   };
 
   const run = async (): Promise<void> => {
-    flushing = true;
+    inFlight += 1;
     try {
       for (let group = takeGroup(); group.length > 0; group = takeGroup()) {
         try {
@@ -67,7 +73,7 @@ export function createGroupCommitter<I, O>(
         }
       }
     } finally {
-      flushing = false;
+      inFlight -= 1;
     }
   };
 
@@ -75,7 +81,7 @@ export function createGroupCommitter<I, O>(
     submit(item, deadline) {
       return new Promise<O>((resolve, reject) => {
         waiting.push({ item, deadline, resolve, reject });
-        if (!flushing) void run();
+        if (inFlight < maxInFlight) void run();
       });
     },
   };

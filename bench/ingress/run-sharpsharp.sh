@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Benchmark sharpsharp's ingress once: fresh prefix, load, count, compare, delete keys, stop.
+# Same flags as the load generator. Needs `npm run build` first.
+#
+#   bench/ingress/run-sharpsharp.sh --mode closed --connections 50 --duration 10
+#   bench/ingress/run-sharpsharp.sh --mode open --rate 2000 --duration 10 --dup 0.2
+#
+# Env: PORT (3001), REDIS_URL (redis://127.0.0.1:6379), APP_SECRET (bench-secret), OUT (bench/results).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+PORT="${PORT:-3001}"
+REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
+APP_SECRET="${APP_SECRET:-bench-secret}"
+OUT="${OUT:-bench/results}"
+PREFIX="bench-ss-$(date +%s)-$$"
+mkdir -p "$OUT"
+
+node dist/bench/ingress/serve-sharpsharp.js --port "$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" \
+  --secret "$APP_SECRET" >"$OUT/sharpsharp-$PREFIX.server.log" 2>&1 &
+SERVER_PID=$!
+cleanup() {
+  kill "$SERVER_PID" 2>/dev/null || true
+  wait "$SERVER_PID" 2>/dev/null || true
+  node dist/bench/ingress/count-sharpsharp.js --redis "$REDIS_URL" --prefix "$PREFIX" --delete >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+for _ in $(seq 1 50); do
+  grep -q listening "$OUT/sharpsharp-$PREFIX.server.log" 2>/dev/null && break
+  sleep 0.1
+done
+grep listening "$OUT/sharpsharp-$PREFIX.server.log" | tail -n 1
+
+timeout 300 node dist/bench/ingress/run.js --url "http://127.0.0.1:$PORT/webhook" --secret "$APP_SECRET" \
+  --run-id "$PREFIX" --quiet "$@" | tee "$OUT/sharpsharp-$PREFIX.txt"
+tail -n 1 "$OUT/sharpsharp-$PREFIX.txt" >"$OUT/sharpsharp-$PREFIX.json"
+
+sleep 0.5
+node dist/bench/ingress/count-sharpsharp.js --redis "$REDIS_URL" --prefix "$PREFIX" | tee "$OUT/sharpsharp-$PREFIX.count.txt"
+tail -n 1 "$OUT/sharpsharp-$PREFIX.count.txt" >"$OUT/sharpsharp-$PREFIX.count.json"
+
+node -e '
+const fs = require("node:fs");
+const load = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const count = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const d = load.total.distinctSent, a = load.total.distinctAcked, e = count.total;
+process.stdout.write(`recorded ${e} vs ${d} distinct messages sent (${a} acked 200, warmup included): ` +
+  (e === d ? "match: 0 lost, 0 doubled" : `MISMATCH (${e - d})`) + ` ; inbox entries ${count.inboxMessages}\n`);
+' "$OUT/sharpsharp-$PREFIX.json" "$OUT/sharpsharp-$PREFIX.count.json"
