@@ -21,6 +21,11 @@ export interface RunningIngress {
 
 export interface StartIngressOptions {
   readonly logger?: Logger;
+  /**
+   * Run the turn scheduler (due conversations → BullMQ turn jobs) in this
+   * process; default true. Any number of processes may run it.
+   */
+  readonly runTurnScheduler?: boolean;
 }
 
 export const mainErrorCatalog = {
@@ -97,6 +102,7 @@ export async function startIngress(
     description: `redis ${backend}`,
     onBackgroundError: (error) => logger.warn({ err: error }, "queue error"),
   });
+  if (options.runTurnScheduler !== false) queues.scheduler.start();
   const metrics = createIngressMetrics({ sampleQueueDepth: () => queues.status.depth() });
   const app = await buildIngressApp({
     tenants: config.tenants,

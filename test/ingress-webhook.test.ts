@@ -23,8 +23,11 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
   });
 
   const inboxOf = (conversationKey: string) => h.queues.inbox.read(conversationKey);
-  const turnJobs = async () =>
-    (await h.queues.turns.getJobs(["waiting", "active", "delayed", "prioritized"])).map((j) => j.data);
+  /** Turn jobs after the scheduler has moved every due conversation. */
+  const turnJobs = async () => {
+    await h.queues.scheduler.runOnce();
+    return (await h.queues.turns.getJobs(["waiting", "active", "delayed", "prioritized"])).map((j) => j.data);
+  };
 
   it("accepts every Meta fixture: messages land in their conversation inboxes, statuses in the events queue", async () => {
     for (const name of webhookFixtureNames()) {

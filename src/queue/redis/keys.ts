@@ -3,6 +3,8 @@
  *
  *   {p}:stats                    hash  seq (arrival counter), inbox (waiting messages)
  *   {p}:inboxes                  zset  conversationKey → first arrival ms (conversations with waiting messages)
+ *   {p}:ready                    zset  conversationKey → ms when its turn is due; a score in the future is a
+ *                                      scheduler's lease while it creates the BullMQ turn job
  *   {p}:wamid:{tenant}:{wamid}   str   "p" recorded, not yet handled | "d" handled; expires after the dedupe TTL
  *   {p}:inbox:{conversationKey}  zset  wamid → Meta timestamp × 10⁶ + arrival counter mod 10⁶
  *   {p}:msg:{conversationKey}    hash  wamid → message JSON
@@ -15,6 +17,7 @@ export function createKeys(prefix: string) {
   return {
     stats: `${prefix}:stats`,
     inboxes: `${prefix}:inboxes`,
+    ready: `${prefix}:ready`,
     mark: (tenantId: string, wamid: string) => `${prefix}:wamid:${tenantId}:${wamid}`,
     inbox: (conversationKey: string) => `${prefix}:inbox:${conversationKey}`,
     messages: (conversationKey: string) => `${prefix}:msg:${conversationKey}`,

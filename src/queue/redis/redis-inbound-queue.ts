@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
 import { QueueUnavailableError } from "../errors.js";
 import { createGroupCommitter } from "../group-commit.js";
-import { JOB_NAMES, QUEUE_NAMES, type TurnJob } from "../job-names.js";
+import { QUEUE_NAMES, type TurnJob } from "../job-names.js";
 import type {
   ConversationInbox,
   EnqueueOutcome,
@@ -16,6 +16,7 @@ import type {
 } from "../ports.js";
 import { createKeys, tenantOfConversation } from "./keys.js";
 import { COMPLETE_MESSAGES_LUA, RECORD_MESSAGES_LUA } from "./scripts.js";
+import { createTurnScheduler, type TurnScheduler } from "./turn-scheduler.js";
 
 export interface RedisQueuesOptions {
   /** A fail-fast client (see createFailFastRedis); owned by the caller. */
@@ -32,7 +33,7 @@ export interface RedisQueuesOptions {
   readonly description?: string;
   readonly now?: () => number;
   /** Called for errors the BullMQ queues emit in the background. */
-  readonly onBackgroundError?: (error: Error) => void;
+  readonly onBackgroundError?: (error: unknown) => void;
 }
 
 export interface RedisQueues {
@@ -41,7 +42,9 @@ export interface RedisQueues {
   readonly status: QueueStatus;
   readonly turns: Queue<TurnJob>;
   readonly events: Queue<InboundEvent>;
-  /** Closes the BullMQ queues; the Redis client stays the caller's. */
+  /** Moves due conversations into BullMQ turn jobs; start() it in every process that should do so. */
+  readonly scheduler: TurnScheduler;
+  /** Stops the scheduler and closes the BullMQ queues; the Redis client stays the caller's. */
   close(): Promise<void>;
 }
 
@@ -70,12 +73,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * The Redis adapter of the inbound ports. Per flush (one group of webhooks):
- * one script records every message (dedupe mark, payload, inbox) atomically
- * while the events go to BullMQ in the same round trip; then one BullMQ bulk
- * add schedules a turn per conversation that got a new or unhandled message.
- * A crash between the two steps leaves marks in state "recorded", so Meta's
- * redelivery of the unacknowledged webhook schedules the turn again.
+ * The Redis adapter of the inbound ports. Per flush (one group of webhooks),
+ * one round trip: one script records every message atomically (dedupe mark,
+ * payload, inbox entry, and the conversation's turn marked due in the ready
+ * set), while the events go to BullMQ with their own deduplication. The turn
+ * scheduler then turns due conversations into BullMQ turn jobs in the
+ * background. A redelivered message whose mark says "recorded, not handled"
+ * is put back in its inbox if missing and its turn made due again.
  */
 export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const { redis, prefix } = options;
@@ -93,10 +97,11 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const onError = options.onBackgroundError ?? (() => {});
   turns.on("error", onError);
   events.on("error", onError);
+  const scheduler = createTurnScheduler({ redis, keys, turns, now, onError });
 
   const record = async (messages: readonly InboundMessage[]): Promise<number[]> => {
     if (messages.length === 0) return [];
-    const scriptKeys: string[] = [keys.stats, keys.inboxes];
+    const scriptKeys: string[] = [keys.stats, keys.inboxes, keys.ready];
     const args: (string | number)[] = [options.dedupeTtlSeconds, now()];
     for (const message of messages) {
       scriptKeys.push(
@@ -128,36 +133,11 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     return jobs.map((job, index) => (job.id === jobIds[index] ? "new" : "duplicate"));
   };
 
-  const scheduleTurns = async (messages: readonly InboundMessage[], results: readonly number[]) => {
-    const conversations = new Map<string, TurnJob>();
-    messages.forEach((message, index) => {
-      if (results[index] !== 0 && !conversations.has(message.conversationKey)) {
-        conversations.set(message.conversationKey, {
-          tenantId: message.tenantId,
-          conversationKey: message.conversationKey,
-        });
-      }
-    });
-    if (conversations.size === 0) return;
-    await turns.addBulk(
-      [...conversations.values()].map((job) => ({
-        name: JOB_NAMES.turn,
-        data: job,
-        opts: {
-          // One waiting turn per conversation; one more may wait while a turn runs.
-          deduplication: { id: job.conversationKey, keepLastIfActive: true },
-          removeOnComplete: true,
-          removeOnFail: KEEP_FAILED,
-        } satisfies JobsOptions,
-      })),
-    );
-  };
-
   const flush = async (batches: readonly InboundBatch[]): Promise<EnqueueOutcome[]> => {
     const messages = batches.flatMap((batch) => batch.messages);
     const eventList = batches.flatMap((batch) => batch.events);
     const [recorded, eventResults] = await Promise.all([record(messages), addEvents(eventList)]);
-    await scheduleTurns(messages, recorded);
+    if (recorded.some((code) => code !== 0)) scheduler.kick();
     const asResult = (code: number | undefined): MessageEnqueueResult =>
       code === 1 ? "new" : code === 2 ? "redelivered" : "duplicate";
     let m = 0;
@@ -246,7 +226,9 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     status,
     turns,
     events,
+    scheduler,
     async close() {
+      await scheduler.stop();
       await Promise.allSettled([turns.close(), events.close()]);
     },
   };

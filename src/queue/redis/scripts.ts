@@ -4,24 +4,29 @@
  */
 
 /**
- * recordMessages — dedupe mark, payload and inbox entry for a group of messages.
+ * recordMessages — dedupe mark, payload, inbox entry and due turn for a group of messages.
  *
  * KEYS[1]            stats hash
  * KEYS[2]            inboxes zset
- * KEYS[3i..3i+2]     per message i (1-based, offset 3): mark, inbox zset, message hash
+ * KEYS[3]            ready zset (conversations whose turn is due)
+ * KEYS[4+3(i-1)..]   per message i: mark, inbox zset, message hash
  * ARGV[1]            mark TTL, seconds
  * ARGV[2]            now, Unix ms
  * ARGV[3+4(i-1)..]   per message: wamid, Meta timestamp (s), conversation key, message JSON
  * Returns            one integer per message: 1 new, 2 recorded earlier but not handled
- *                    (put back in the inbox if it is missing), 0 handled already
+ *                    (put back in the inbox if missing, turn due again), 0 handled already
+ *
+ * The ready entry is written with LT: a new message pulls a conversation whose
+ * entry is leased by a scheduler (future score) back to "due now", so the
+ * scheduler's release keeps it and the message gets a turn.
  */
 export const RECORD_MESSAGES_LUA = `
 local ttl = tonumber(ARGV[1])
 local now = ARGV[2]
-local count = (#KEYS - 2) / 3
+local count = (#KEYS - 3) / 3
 local results = {}
 for i = 1, count do
-  local k = 3 + (i - 1) * 3
+  local k = 4 + (i - 1) * 3
   local a = 3 + (i - 1) * 4
   local markKey, inboxKey, messagesKey = KEYS[k], KEYS[k + 1], KEYS[k + 2]
   local wamid, ts, conversation, json = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
@@ -42,9 +47,50 @@ for i = 1, count do
       redis.call("HINCRBY", KEYS[1], "inbox", 1)
       redis.call("ZADD", KEYS[2], "NX", now, conversation)
     end
+    redis.call("ZADD", KEYS[3], "LT", now, conversation)
   end
 end
 return results
+`;
+
+/**
+ * claimDueTurns — leases due conversations to one scheduler.
+ *
+ * KEYS[1]   ready zset
+ * ARGV[1]   now, Unix ms
+ * ARGV[2]   lease, ms
+ * ARGV[3]   most conversations to claim
+ * Returns   { lease score, conversation keys… }
+ */
+export const CLAIM_DUE_TURNS_LUA = `
+local due = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", ARGV[1], "LIMIT", 0, tonumber(ARGV[3]))
+local lease = tostring(tonumber(ARGV[1]) + tonumber(ARGV[2]))
+for _, conversation in ipairs(due) do
+  redis.call("ZADD", KEYS[1], "XX", lease, conversation)
+end
+table.insert(due, 1, lease)
+return due
+`;
+
+/**
+ * releaseTurns — drops ready entries whose turn job now exists, unless a new
+ * message made them due again while they were leased.
+ *
+ * KEYS[1]   ready zset
+ * ARGV[1]   lease score returned by claimDueTurns
+ * ARGV[2..] conversation keys
+ * Returns   number released
+ */
+export const RELEASE_TURNS_LUA = `
+local released = 0
+for i = 2, #ARGV do
+  local score = redis.call("ZSCORE", KEYS[1], ARGV[i])
+  if score and tonumber(score) == tonumber(ARGV[1]) then
+    redis.call("ZREM", KEYS[1], ARGV[i])
+    released = released + 1
+  end
+end
+return released
 `;
 
 /**
