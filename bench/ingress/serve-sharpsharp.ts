@@ -2,7 +2,8 @@
  * Runs sharpsharp's own ingress for a benchmark: the real composition root
  * (startIngress), a fresh Redis prefix, logging at warn.
  *
- *   node dist/bench/ingress/serve-sharpsharp.js --port 3001 --prefix bench-ss-123 --secret s3cret [--redis URL]
+ *   node dist/bench/ingress/serve-sharpsharp.js --port 3001 --prefix bench-ss-123 --secret s3cret \
+ *     [--redis URL] [--scheduler on|off]
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config/index.js";
@@ -15,6 +16,8 @@ const { values } = parseArgs({
     prefix: { type: "string", default: `bench-ss-${Date.now()}` },
     secret: { type: "string", default: "bench-secret" },
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
+    // "off" leaves turn jobs to a scheduler in another process (bench/ingress/run-scheduler.ts).
+    scheduler: { type: "string", default: "on" },
   },
 });
 
@@ -30,7 +33,10 @@ const config = loadConfig({
   },
   cwd: process.cwd(),
 });
-const running = await startIngress(config, { logger: createLogger({ level: "warn" }) });
+const running = await startIngress(config, {
+  logger: createLogger({ level: "warn" }),
+  runTurnScheduler: values.scheduler !== "off",
+});
 process.stdout.write(`sharpsharp ingress listening on ${running.url} prefix ${values.prefix}\n`);
 const stop = () => {
   running.close().then(

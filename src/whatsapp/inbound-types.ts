@@ -32,7 +32,7 @@ export interface InboundMessage {
   readonly text?: string;
   /** Interactive reply id or template button payload, for routing without reading text. */
   readonly replyId?: string;
-  /** The type-named object as Meta sent it (unknown fields kept). */
+  /** The type-named object as Meta sent it (unknown fields kept); left out for a text whose only field is `body`. */
   readonly content?: unknown;
   readonly context?: Readonly<Record<string, unknown>>;
   readonly referral?: Readonly<Record<string, unknown>>;

@@ -97,7 +97,9 @@ export function normalizeMessage(message: MessageBase, scope: MessageScope): Inb
   if (text !== undefined) normalized.text = text;
   const replyId = replyIdOf(type, content);
   if (replyId !== undefined) normalized.replyId = replyId;
-  if (raw !== undefined) normalized.content = raw;
+  // A text message's whole content is its body, already in `text`; storing it twice doubles the bytes.
+  const contentIsText = type === "text" && Object.keys(content).length === 1;
+  if (raw !== undefined && !contentIsText) normalized.content = raw;
   if (message.context !== undefined) normalized.context = message.context;
   if (message.referral !== undefined) normalized.referral = message.referral;
   if (message.errors !== undefined) normalized.errors = message.errors;

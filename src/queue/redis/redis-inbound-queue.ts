@@ -101,17 +101,11 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
 
   const record = async (messages: readonly InboundMessage[]): Promise<number[]> => {
     if (messages.length === 0) return [];
-    const scriptKeys: string[] = [keys.stats, keys.inboxes, keys.ready];
-    const args: (string | number)[] = [options.dedupeTtlSeconds, now()];
+    const args: (string | number)[] = [options.dedupeTtlSeconds, now(), prefix];
     for (const message of messages) {
-      scriptKeys.push(
-        keys.mark(message.tenantId, message.wamid),
-        keys.inbox(message.conversationKey),
-        keys.messages(message.conversationKey),
-      );
       args.push(message.wamid, message.timestamp, message.conversationKey, JSON.stringify(message));
     }
-    return (await recordMessages(scriptKeys.length, ...scriptKeys, ...args)) as number[];
+    return (await recordMessages(3, keys.stats, keys.inboxes, keys.ready, ...args)) as number[];
   };
 
   const addEvents = async (list: readonly InboundEvent[]): Promise<("new" | "duplicate")[]> => {

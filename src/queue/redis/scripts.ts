@@ -9,27 +9,32 @@
  * KEYS[1]            stats hash
  * KEYS[2]            inboxes zset
  * KEYS[3]            ready zset (conversations whose turn is due)
- * KEYS[4+3(i-1)..]   per message i: mark, inbox zset, message hash
  * ARGV[1]            mark TTL, seconds
  * ARGV[2]            now, Unix ms
- * ARGV[3+4(i-1)..]   per message: wamid, Meta timestamp (s), conversation key, message JSON
+ * ARGV[3]            key prefix; per-message keys are derived from it (fewer bytes per message)
+ * ARGV[4+4(i-1)..]   per message i: wamid, Meta timestamp (s), conversation key, message JSON
  * Returns            one integer per message: 1 new, 2 recorded earlier but not handled
  *                    (put back in the inbox if missing, turn due again), 0 handled already
  *
- * The ready entry is written with LT: a new message pulls a conversation whose
- * entry is leased by a scheduler (future score) back to "due now", so the
- * scheduler's release keeps it and the message gets a turn.
+ * Keys read and written: {p}:wamid:{tenant}:{wamid}, {p}:inbox:{conversation},
+ * {p}:msg:{conversation} (see keys.ts), where tenant is the conversation
+ * key's first part. The ready entry is written with LT: a new message pulls a
+ * conversation whose entry is leased by a scheduler (future score) back to
+ * "due now", so the scheduler's release keeps it and the message gets a turn.
  */
 export const RECORD_MESSAGES_LUA = `
 local ttl = tonumber(ARGV[1])
 local now = ARGV[2]
-local count = (#KEYS - 3) / 3
+local prefix = ARGV[3]
 local results = {}
-for i = 1, count do
-  local k = 4 + (i - 1) * 3
-  local a = 3 + (i - 1) * 4
-  local markKey, inboxKey, messagesKey = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+local i = 0
+for a = 4, #ARGV, 4 do
+  i = i + 1
   local wamid, ts, conversation, json = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
+  local tenant = string.match(conversation, "^[^:]*")
+  local markKey = prefix .. ":wamid:" .. tenant .. ":" .. wamid
+  local inboxKey = prefix .. ":inbox:" .. conversation
+  local messagesKey = prefix .. ":msg:" .. conversation
   local mark = redis.call("GET", markKey)
   if mark == "d" then
     results[i] = 0
@@ -51,6 +56,35 @@ for i = 1, count do
   end
 end
 return results
+`;
+
+/**
+ * completeMessages — removes handled messages from a conversation inbox and
+ * marks their ids handled (keeping the mark's expiry).
+ *
+ * KEYS[1]      stats hash
+ * KEYS[2]      inboxes zset
+ * KEYS[3]      inbox zset of the conversation
+ * KEYS[4]      message hash of the conversation
+ * KEYS[5..]    mark key per wamid
+ * ARGV[1]      conversation key
+ * ARGV[2]      mark TTL, seconds (for a mark that already expired)
+ * ARGV[3..]    wamids, in the order of KEYS[5..]
+ * Returns      number of messages removed from the inbox
+ */
+export const COMPLETE_MESSAGES_LUA = `
+local removed = 0
+for i = 3, #ARGV do
+  local wamid = ARGV[i]
+  if redis.call("ZREM", KEYS[3], wamid) == 1 then removed = removed + 1 end
+  redis.call("HDEL", KEYS[4], wamid)
+  if redis.call("SET", KEYS[i + 2], "d", "XX", "KEEPTTL") == false then
+    redis.call("SET", KEYS[i + 2], "d", "EX", tonumber(ARGV[2]))
+  end
+end
+if removed > 0 then redis.call("HINCRBY", KEYS[1], "inbox", -removed) end
+if redis.call("ZCARD", KEYS[3]) == 0 then redis.call("ZREM", KEYS[2], ARGV[1]) end
+return removed
 `;
 
 /**
@@ -91,33 +125,4 @@ for i = 2, #ARGV do
   end
 end
 return released
-`;
-
-/**
- * completeMessages — removes handled messages from a conversation inbox and
- * marks their ids handled (keeping the mark's expiry).
- *
- * KEYS[1]      stats hash
- * KEYS[2]      inboxes zset
- * KEYS[3]      inbox zset of the conversation
- * KEYS[4]      message hash of the conversation
- * KEYS[5..]    mark key per wamid
- * ARGV[1]      conversation key
- * ARGV[2]      mark TTL, seconds (for a mark that already expired)
- * ARGV[3..]    wamids, in the order of KEYS[5..]
- * Returns      number of messages removed from the inbox
- */
-export const COMPLETE_MESSAGES_LUA = `
-local removed = 0
-for i = 3, #ARGV do
-  local wamid = ARGV[i]
-  if redis.call("ZREM", KEYS[3], wamid) == 1 then removed = removed + 1 end
-  redis.call("HDEL", KEYS[4], wamid)
-  if redis.call("SET", KEYS[i + 2], "d", "XX", "KEEPTTL") == false then
-    redis.call("SET", KEYS[i + 2], "d", "EX", tonumber(ARGV[2]))
-  end
-end
-if removed > 0 then redis.call("HINCRBY", KEYS[1], "inbox", -removed) end
-if redis.call("ZCARD", KEYS[3]) == 0 then redis.call("ZREM", KEYS[2], ARGV[1]) end
-return removed
 `;
