@@ -2,13 +2,14 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfigFromProcess } from "./config/index.js";
 import { SharpsharpError } from "./errors/index.js";
-import { startIngress } from "./main.js";
+import { startIngress, startScheduler } from "./main.js";
 import { createLogger } from "./observability/index.js";
 
 const USAGE = `Usage: sharpsharp <command>
 
 Commands:
   ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL).
+  scheduler   Run a turn scheduler only (due conversations -> BullMQ turn jobs).
   start       Run sharpsharp (in this release: the ingress).
   help        Show this help.
   version     Print the version.
@@ -27,15 +28,16 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-async function runIngress(): Promise<void> {
-  const config = loadConfigFromProcess();
+async function run(role: "ingress" | "scheduler"): Promise<void> {
+  const config = loadConfigFromProcess({ requireTenants: role === "ingress" });
   const logger = createLogger({ level: config.logLevel });
-  const running = await startIngress(config, { logger });
+  const running =
+    role === "ingress" ? await startIngress(config, { logger }) : await startScheduler(config, { logger });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down: no new requests, finishing those in flight");
+    logger.info({ signal }, "shutting down: finishing the work in flight");
     const force = setTimeout(() => {
       logger.error("shutdown took longer than 10 s; exiting");
       process.exit(1);
@@ -62,7 +64,9 @@ async function main(argv: readonly string[]): Promise<void> {
   switch (command) {
     case "ingress":
     case "start":
-      return runIngress();
+      return run("ingress");
+    case "scheduler":
+      return run("scheduler");
     case "version":
     case "--version":
       process.stdout.write(`${version()}\n`);

@@ -23,9 +23,13 @@ export interface StartIngressOptions {
   readonly logger?: Logger;
   /**
    * Run the turn scheduler (due conversations → BullMQ turn jobs) in this
-   * process; default true. Any number of processes may run it.
+   * process; default: config.ingress.runTurnScheduler. Any number of processes may run it.
    */
   readonly runTurnScheduler?: boolean;
+}
+
+export interface RunningScheduler {
+  close(): Promise<void>;
 }
 
 export const mainErrorCatalog = {
@@ -64,24 +68,9 @@ function warnIfVolatile(redis: Redis, logger: Logger): void {
   else redis.once("ready", run);
 }
 
-/**
- * Composition root of the ingress process: picks the adapters the
- * configuration asks for, wires them, listens, and returns a handle whose
- * close() shuts down in reverse order.
- */
-export async function startIngress(
-  config: AppConfig,
-  options: StartIngressOptions = {},
-): Promise<RunningIngress> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
-  if (config.redis.url === undefined) {
-    throw new StartupError(
-      "REDIS_URL is not set. The ingress records messages in Redis; set REDIS_URL (for example redis://127.0.0.1:6379). " +
-        "The embedded single-process mode on SQLite is not part of this release yet.",
-    );
-  }
-  const backend = describeRedisUrl(config.redis.url);
-  const redis = createFailFastRedis(config.redis.url);
+function connectRedis(url: string, logger: Logger): { redis: Redis; backend: string } {
+  const backend = describeRedisUrl(url);
+  const redis = createFailFastRedis(url);
   let lastRedisError = "";
   redis.on("error", (error: Error) => {
     // ioredis repeats the same error on every reconnect attempt; log each distinct one.
@@ -92,6 +81,30 @@ export async function startIngress(
     lastRedisError = "";
     logger.info({ backend }, "redis connected");
   });
+  return { redis, backend };
+}
+
+function requireRedisUrl(config: AppConfig, role: string): string {
+  if (config.redis.url === undefined) {
+    throw new StartupError(
+      `REDIS_URL is not set. The ${role} works on Redis; set REDIS_URL (for example redis://127.0.0.1:6379). ` +
+        "The embedded single-process mode on SQLite is not part of this release yet.",
+    );
+  }
+  return config.redis.url;
+}
+
+/**
+ * Composition root of the ingress process: picks the adapters the
+ * configuration asks for, wires them, listens, and returns a handle whose
+ * close() shuts down in reverse order.
+ */
+export async function startIngress(
+  config: AppConfig,
+  options: StartIngressOptions = {},
+): Promise<RunningIngress> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const { redis, backend } = connectRedis(requireRedisUrl(config, "ingress"), logger);
   warnIfVolatile(redis, logger);
 
   const queues: RedisQueues = createRedisQueues({
@@ -102,7 +115,8 @@ export async function startIngress(
     description: `redis ${backend}`,
     onBackgroundError: (error) => logger.warn({ err: error }, "queue error"),
   });
-  if (options.runTurnScheduler !== false) queues.scheduler.start();
+  const runTurnScheduler = options.runTurnScheduler ?? config.ingress.runTurnScheduler;
+  if (runTurnScheduler) queues.scheduler.start();
   const metrics = createIngressMetrics({ sampleQueueDepth: () => queues.status.depth() });
   const app = await buildIngressApp({
     tenants: config.tenants,
@@ -122,7 +136,7 @@ export async function startIngress(
       configFile: config.configFile,
     },
     `sharpsharp ingress listening on ${url} (queue: redis ${backend}, prefix "${config.redis.prefix}", ` +
-      `tenants: ${config.tenants.map((tenant) => tenant.id).join(", ")})`,
+      `tenants: ${config.tenants.map((tenant) => tenant.id).join(", ")}; turn scheduler ${runTurnScheduler ? "on" : "off"})`,
   );
 
   return {
@@ -130,6 +144,38 @@ export async function startIngress(
     app,
     async close() {
       await app.close();
+      await queues.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/**
+ * Composition root of a standalone turn scheduler: moves due conversations
+ * into BullMQ turn jobs, so ingress processes can leave that work (and its
+ * latency tail) to other processes. Runs until close().
+ */
+export async function startScheduler(
+  config: AppConfig,
+  options: { readonly logger?: Logger } = {},
+): Promise<RunningScheduler> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const { redis, backend } = connectRedis(requireRedisUrl(config, "turn scheduler"), logger);
+  const queues = createRedisQueues({
+    redis,
+    prefix: config.redis.prefix,
+    dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
+    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
+    description: `redis ${backend}`,
+    onBackgroundError: (error) => logger.warn({ err: error }, "turn scheduler error"),
+  });
+  queues.scheduler.start();
+  logger.info(
+    { backend: `redis ${backend}`, prefix: config.redis.prefix },
+    `sharpsharp turn scheduler running (queue: redis ${backend}, prefix "${config.redis.prefix}")`,
+  );
+  return {
+    async close() {
       await queues.close();
       await redis.quit().catch(() => redis.disconnect());
     },

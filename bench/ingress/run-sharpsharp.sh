@@ -5,7 +5,9 @@
 #   bench/ingress/run-sharpsharp.sh --mode closed --connections 50 --duration 10
 #   bench/ingress/run-sharpsharp.sh --mode open --rate 2000 --duration 10 --dup 0.2
 #
-# Env: PORT (3001), REDIS_URL (redis://127.0.0.1:6379), APP_SECRET (bench-secret), OUT (bench/results).
+# Env: PORT (3001), REDIS_URL (redis://127.0.0.1:6379), APP_SECRET (bench-secret), OUT (bench/results),
+#      SCHEDULER: inproc (default: the ingress also creates the BullMQ turn jobs), process (a separate
+#      `sharpsharp scheduler` process does, on the same machine), off (turns stay due in the ready set).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -14,14 +16,24 @@ REDIS_URL="${REDIS_URL:-redis://127.0.0.1:6379}"
 APP_SECRET="${APP_SECRET:-bench-secret}"
 OUT="${OUT:-bench/results}"
 PREFIX="bench-ss-$(date +%s)-$$"
+SCHEDULER="${SCHEDULER:-inproc}"
 mkdir -p "$OUT"
+echo "turn scheduler: $SCHEDULER"
 
+INPROC=off
+[ "$SCHEDULER" = inproc ] && INPROC=on
 node dist/bench/ingress/serve-sharpsharp.js --port "$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" \
-  --secret "$APP_SECRET" >"$OUT/sharpsharp-$PREFIX.server.log" 2>&1 &
+  --secret "$APP_SECRET" --scheduler "$INPROC" >"$OUT/sharpsharp-$PREFIX.server.log" 2>&1 &
 SERVER_PID=$!
+SCHED_PID=""
+if [ "$SCHEDULER" = process ]; then
+  REDIS_URL="$REDIS_URL" REDIS_PREFIX="$PREFIX" LOG_LEVEL=warn node bin/sharpsharp.js scheduler \
+    >"$OUT/sharpsharp-$PREFIX.scheduler.log" 2>&1 &
+  SCHED_PID=$!
+fi
 cleanup() {
-  kill "$SERVER_PID" 2>/dev/null || true
-  wait "$SERVER_PID" 2>/dev/null || true
+  kill "$SERVER_PID" $SCHED_PID 2>/dev/null || true
+  wait "$SERVER_PID" $SCHED_PID 2>/dev/null || true
   node dist/bench/ingress/count-sharpsharp.js --redis "$REDIS_URL" --prefix "$PREFIX" --delete >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -36,7 +48,7 @@ timeout 300 node dist/bench/ingress/run.js --url "http://127.0.0.1:$PORT/webhook
   --run-id "$PREFIX" --quiet "$@" | tee "$OUT/sharpsharp-$PREFIX.txt"
 tail -n 1 "$OUT/sharpsharp-$PREFIX.txt" >"$OUT/sharpsharp-$PREFIX.json"
 
-sleep 0.5
+sleep 1
 node dist/bench/ingress/count-sharpsharp.js --redis "$REDIS_URL" --prefix "$PREFIX" | tee "$OUT/sharpsharp-$PREFIX.count.txt"
 tail -n 1 "$OUT/sharpsharp-$PREFIX.count.txt" >"$OUT/sharpsharp-$PREFIX.count.json"
 

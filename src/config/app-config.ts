@@ -39,6 +39,8 @@ export interface AppConfig {
     readonly enqueueTimeoutMs: number;
     /** How long a message id is remembered for dedupe, in seconds (at least 7 days). */
     readonly dedupeTtlSeconds: number;
+    /** Run the turn scheduler inside the ingress process too. */
+    readonly runTurnScheduler: boolean;
   };
   readonly logLevel: LogLevel;
   readonly tenants: readonly TenantConfig[];

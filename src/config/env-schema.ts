@@ -62,6 +62,8 @@ export const envSchema = z.object({
   INGRESS_ENQUEUE_TIMEOUT_MS: integer(50, 1900).default(1500),
   /** How long a wamid is remembered; Meta retries for up to 7 days, so never less. */
   WEBHOOK_DEDUPE_TTL_HOURS: integer(168, 24 * 90).default(192),
+  /** Whether the ingress process also turns due conversations into BullMQ turn jobs. */
+  INGRESS_TURN_SCHEDULER: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
 });
 

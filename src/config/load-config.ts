@@ -16,6 +16,8 @@ export interface LoadConfigOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Where relative paths and the default tenants file are looked up. */
   readonly cwd: string;
+  /** Whether no tenant at all is an error (processes that never see a webhook pass false). */
+  readonly requireTenants?: boolean;
 }
 
 const OWN_TENANT_FIELDS = new Set([
@@ -188,7 +190,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     }
     seen.add(tenant.id);
   }
-  if (tenants.length === 0 && problems.length === 0) {
+  if (tenants.length === 0 && problems.length === 0 && options.requireTenants !== false) {
     problems.push(
       "no tenant is configured: set WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN, " +
         "or list tenants in sharpsharp.config.json / .yaml (path in SHARPSHARP_CONFIG)",
@@ -216,6 +218,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     ingress: {
       enqueueTimeoutMs: parsedEnv.INGRESS_ENQUEUE_TIMEOUT_MS,
       dedupeTtlSeconds: parsedEnv.WEBHOOK_DEDUPE_TTL_HOURS * 3600,
+      runTurnScheduler: parsedEnv.INGRESS_TURN_SCHEDULER === "on",
     },
     logLevel: parsedEnv.LOG_LEVEL,
     tenants,
@@ -224,6 +227,6 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
 }
 
 /** The composition root's entry: the real environment and working directory. */
-export function loadConfigFromProcess(): AppConfig {
-  return loadConfig({ env: process.env, cwd: process.cwd() });
+export function loadConfigFromProcess(options: { requireTenants?: boolean } = {}): AppConfig {
+  return loadConfig({ env: process.env, cwd: process.cwd(), ...options });
 }

@@ -46,7 +46,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions): TurnSchedule
   const { redis, keys, turns } = options;
   const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? 5000;
-  const batchSize = options.batchSize ?? 500;
+  const batchSize = options.batchSize ?? 200;
   const idlePollMs = options.idlePollMs ?? 250;
   const onError = options.onError ?? (() => {});
   redis.defineCommand("ssClaimDueTurns", { numberOfKeys: 1, lua: CLAIM_DUE_TURNS_LUA });
