@@ -28,7 +28,7 @@ export interface RedisQueuesOptions {
   readonly enqueueTimeoutMs: number;
   /** Most messages + events written in one round trip. */
   readonly maxGroupWeight?: number;
-  /** Group flushes in flight at once (default 4). */
+  /** Group flushes in flight at once (default 16; measured in bench/RESULTS.md). */
   readonly maxFlushesInFlight?: number;
   readonly description?: string;
   readonly now?: () => number;
@@ -147,7 +147,7 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     withTimeout(flush(batches), options.enqueueTimeoutMs);
   const committer = createGroupCommitter(boundedFlush, {
     maxWeight: options.maxGroupWeight ?? 2000,
-    maxInFlight: options.maxFlushesInFlight ?? 8,
+    maxInFlight: options.maxFlushesInFlight ?? 16,
     weight: (batch: InboundBatch) => batch.messages.length + batch.events.length,
     now,
     expired: () => new QueueUnavailableError("the enqueue deadline passed while waiting for Redis"),
