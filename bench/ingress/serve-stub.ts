@@ -1,0 +1,47 @@
+/**
+ * The ingress with a queue that records nothing and answers at once: the
+ * ceiling of HTTP + signature + JSON + envelope parsing on this machine, to
+ * tell the HTTP path's cost from the queue's.
+ *
+ *   node dist/bench/ingress/serve-stub.js --port 3007 --secret bench-secret
+ */
+import { parseArgs } from "node:util";
+import { buildIngressApp } from "../../src/ingress/index.js";
+import { createIngressMetrics, createLogger } from "../../src/observability/index.js";
+
+const { values } = parseArgs({
+  options: { port: { type: "string", default: "3007" }, secret: { type: "string", default: "bench-secret" } },
+});
+const app = await buildIngressApp({
+  tenants: [
+    {
+      id: "default",
+      appSecret: values.secret,
+      verifyToken: "bench-verify",
+      graphToken: undefined,
+      phoneNumberIds: [],
+      throughputMps: 80,
+      coalesce: { windowMs: 800, maxMs: 3000 },
+      staleAfterMs: 3_600_000,
+      settings: {},
+    },
+  ],
+  queue: {
+    enqueue: async (batch) => ({
+      messages: batch.messages.map((message) => (JSON.stringify(message) ? "new" : "new")),
+      events: batch.events.map(() => "new"),
+    }),
+  },
+  status: {
+    description: "stub",
+    ping: async () => {},
+    depth: async () => ({ inboxMessages: 0, inboxConversations: 0, jobs: {} }),
+  },
+  metrics: createIngressMetrics({ defaultMetrics: false }),
+  logger: createLogger({ level: "warn" }),
+  bodyLimitBytes: 1024 * 1024,
+});
+const url = await app.listen({ host: "127.0.0.1", port: Number(values.port) });
+process.stdout.write(`stub ingress listening on ${url}\n`);
+process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));
+process.on("SIGINT", () => void app.close().then(() => process.exit(0)));
