@@ -166,3 +166,115 @@ describe("parseWebhook on odd input", () => {
     expect(() => parseWebhook(body, options)).toThrow(WebhookShapeError);
   });
 });
+
+describe("parseWebhook on the message types without a shared fixture", () => {
+  // Shapes from whatsapp-cloud-api.md §3.2 (Meta's webhook reference).
+  const wrap = (
+    message: Record<string, unknown>,
+    contacts: unknown[] = [{ wa_id: "2348012345678", profile: { name: "C" } }],
+  ) => ({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: "114098765432109",
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "2349012345678", phone_number_id: "106540352242922" },
+              ...(contacts.length > 0 ? { contacts } : {}),
+              messages: [{ from: "2348012345678", id: "wamid.T", timestamp: "1795165900", ...message }],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  const one = (message: Record<string, unknown>, contacts?: unknown[]) => {
+    const parsed = parseWebhook(wrap(message, contacts), options);
+    expect(parsed.dropped).toEqual([]);
+    return parsed.messages[0] as InboundMessage;
+  };
+  const media = { mime_type: "video/mp4", sha256: "abc=", id: "987654321" };
+
+  it.each([
+    ["video", { type: "video", video: { ...media, caption: "see am" } }, { type: "video", text: "see am" }],
+    [
+      "document",
+      {
+        type: "document",
+        document: { ...media, mime_type: "application/pdf", filename: "receipt.pdf", caption: "my receipt" },
+      },
+      { type: "document", text: "my receipt", content: { filename: "receipt.pdf" } },
+    ],
+    [
+      "sticker",
+      { type: "sticker", sticker: { ...media, mime_type: "image/webp", animated: false } },
+      { type: "sticker" },
+    ],
+    [
+      "location",
+      {
+        type: "location",
+        location: { latitude: 6.4474, longitude: 3.4726, name: "Lekki Phase 1", address: "Lagos" },
+      },
+      { type: "location", content: { name: "Lekki Phase 1" } },
+    ],
+    [
+      "contacts",
+      {
+        type: "contacts",
+        contacts: [
+          { name: { formatted_name: "Bisi" }, phones: [{ phone: "+2348011111111", wa_id: "2348011111111" }] },
+        ],
+      },
+      { type: "contacts" },
+    ],
+    [
+      "a flow reply",
+      {
+        type: "interactive",
+        interactive: {
+          type: "nfm_reply",
+          nfm_reply: { name: "flow", body: "Sent", response_json: '{"flow_token":"t"}' },
+        },
+      },
+      { type: "interactive", content: { type: "nfm_reply" } },
+    ],
+    [
+      "an order",
+      {
+        type: "order",
+        order: {
+          catalog_id: "1",
+          text: "abeg send am",
+          product_items: [{ product_retailer_id: "jollof", quantity: 2, item_price: 2500, currency: "NGN" }],
+        },
+      },
+      { type: "order", text: "abeg send am" },
+    ],
+    [
+      "a forwarded text",
+      { type: "text", text: { body: "fwd" }, context: { forwarded: true } },
+      { type: "text", text: "fwd", context: { forwarded: true } },
+    ],
+  ])("normalises %s", (_label, message, expected) => {
+    expect(one(message)).toMatchObject(expected);
+  });
+
+  it("accepts a system message, which comes with no contacts array", () => {
+    const message = one(
+      {
+        type: "system",
+        system: {
+          body: "User A changed from 234801 to 234802",
+          wa_id: "2348020000000",
+          type: "user_changed_number",
+        },
+      },
+      [],
+    );
+    expect(message).toMatchObject({ type: "system", customer: { waId: "2348012345678" } });
+  });
+});
