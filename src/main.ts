@@ -84,6 +84,17 @@ function connectRedis(url: string, logger: Logger): { redis: Redis; backend: str
   return { redis, backend };
 }
 
+function queuesFor(config: AppConfig, redis: Redis, backend: string, logger: Logger): RedisQueues {
+  return createRedisQueues({
+    redis,
+    prefix: config.redis.prefix,
+    dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
+    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
+    description: `redis ${backend}`,
+    onBackgroundError: (error) => logger.warn({ err: error }, "queue error"),
+  });
+}
+
 function requireRedisUrl(config: AppConfig, role: string): string {
   if (config.redis.url === undefined) {
     throw new StartupError(
@@ -107,14 +118,7 @@ export async function startIngress(
   const { redis, backend } = connectRedis(requireRedisUrl(config, "ingress"), logger);
   warnIfVolatile(redis, logger);
 
-  const queues: RedisQueues = createRedisQueues({
-    redis,
-    prefix: config.redis.prefix,
-    dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
-    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
-    description: `redis ${backend}`,
-    onBackgroundError: (error) => logger.warn({ err: error }, "queue error"),
-  });
+  const queues = queuesFor(config, redis, backend, logger);
   const runTurnScheduler = options.runTurnScheduler ?? config.ingress.runTurnScheduler;
   if (runTurnScheduler) queues.scheduler.start();
   const metrics = createIngressMetrics({ sampleQueueDepth: () => queues.status.depth() });
@@ -161,14 +165,7 @@ export async function startScheduler(
 ): Promise<RunningScheduler> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const { redis, backend } = connectRedis(requireRedisUrl(config, "turn scheduler"), logger);
-  const queues = createRedisQueues({
-    redis,
-    prefix: config.redis.prefix,
-    dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
-    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
-    description: `redis ${backend}`,
-    onBackgroundError: (error) => logger.warn({ err: error }, "turn scheduler error"),
-  });
+  const queues = queuesFor(config, redis, backend, logger);
   queues.scheduler.start();
   logger.info(
     { backend: `redis ${backend}`, prefix: config.redis.prefix },

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { eventually } from "./support/eventually.js";
 import { createIngressHarness, type IngressHarness } from "./support/ingress-harness.js";
 import { skipWithoutRedis, TEST_REDIS_URL } from "./support/redis.js";
 import { TcpProxy } from "./support/tcp-proxy.js";
@@ -8,14 +9,6 @@ const redisTarget = (() => {
   const url = new URL(TEST_REDIS_URL);
   return { host: url.hostname, port: Number(url.port || 6379) };
 })();
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe.skipIf(skipWithoutRedis)("webhook ingress when Redis fails", () => {
   let h: IngressHarness | undefined;

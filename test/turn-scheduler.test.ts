@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TurnJob } from "../src/queue/index.js";
 import { createKeys, createTurnScheduler } from "../src/queue/redis/index.js";
+import { eventually } from "./support/eventually.js";
 import { createIngressHarness, type IngressHarness } from "./support/ingress-harness.js";
 import { skipWithoutRedis, TEST_REDIS_URL } from "./support/redis.js";
 import { textWebhook } from "./support/webhook-builder.js";
@@ -13,14 +14,6 @@ const post = (h: IngressHarness, n: number) =>
   h.post(
     textWebhook([[{ wamid: `wamid.sched.${n}`, from, timestamp: 1795173000 + n, text: `message ${n}` }]]),
   );
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
   let h: IngressHarness | undefined;

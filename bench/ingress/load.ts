@@ -129,17 +129,21 @@ function headersFor(signature: string): Record<string, string> {
   };
 }
 
+function keepAlivePool(url: URL, connections: number, timeoutMs: number): Pool {
+  return new Pool(url.origin, {
+    connections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+}
+
 class UndiciDispatchTransport implements Transport {
   private readonly pool: Pool;
   private readonly path: string;
   constructor(url: URL, connections: number, timeoutMs: number) {
-    this.pool = new Pool(url.origin, {
-      connections,
-      pipelining: 1,
-      keepAliveTimeout: 60_000,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+    this.pool = keepAlivePool(url, connections, timeoutMs);
     this.path = url.pathname + url.search;
   }
   send(body: Buffer, signature: string, done: Done): void {
@@ -169,13 +173,7 @@ class UndiciRequestTransport implements Transport {
   private readonly pool: Pool;
   private readonly path: string;
   constructor(url: URL, connections: number, timeoutMs: number) {
-    this.pool = new Pool(url.origin, {
-      connections,
-      pipelining: 1,
-      keepAliveTimeout: 60_000,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+    this.pool = keepAlivePool(url, connections, timeoutMs);
     this.path = url.pathname + url.search;
   }
   send(body: Buffer, signature: string, done: Done): void {
