@@ -41,6 +41,17 @@ export async function buildIngressApp(options: IngressAppOptions): Promise<Fasti
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
 
+  // On close, Fastify drops idle keep-alive sockets but a response still in flight would keep its
+  // socket open for the whole keep-alive timeout: tell those clients to close instead.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (closing) reply.header("connection", "close");
+    return payload;
+  });
+
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 

@@ -1,15 +1,17 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 
-export type ProxyMode = "forward" | "blackhole" | "cut-after-forward";
+export type ProxyMode = "forward" | "blackhole" | "cut-after-forward" | "delay";
 
 /**
  * A TCP proxy on loopback in front of Redis, so tests can make Redis
  * unreachable (stop: the port is closed), silent (blackhole: bytes go
  * nowhere), or drop the connection right after a command was forwarded
- * (cut-after-forward: Redis runs it, the client never hears back).
+ * (cut-after-forward: Redis runs it, the client never hears back), or slow
+ * (delay: every chunk towards Redis waits `delayMs`).
  */
 export class TcpProxy {
   mode: ProxyMode = "forward";
+  delayMs = 300;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
 
@@ -69,11 +71,15 @@ export class TcpProxy {
     upstream.on("close", close);
     client.on("data", (chunk) => {
       if (this.mode === "blackhole") return;
+      if (this.mode === "delay") {
+        setTimeout(() => upstream.write(chunk), this.delayMs);
+        return;
+      }
       upstream.write(chunk);
       if (this.mode === "cut-after-forward") setTimeout(close, 20);
     });
     upstream.on("data", (chunk) => {
-      if (this.mode === "forward") client.write(chunk);
+      if (this.mode === "forward" || this.mode === "delay") client.write(chunk);
     });
   }
 }
