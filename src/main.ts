@@ -84,6 +84,13 @@ function connectRedis(url: string, logger: Logger): { redis: Redis; backend: str
   return { redis, backend };
 }
 
+/** QUIT politely, but never let a dead connection hold shutdown for more than a second. */
+async function closeRedis(redis: Redis): Promise<void> {
+  const quit = redis.quit().catch(() => undefined);
+  await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  redis.disconnect();
+}
+
 function queuesFor(config: AppConfig, redis: Redis, backend: string, logger: Logger): RedisQueues {
   return createRedisQueues({
     redis,
@@ -149,7 +156,7 @@ export async function startIngress(
     async close() {
       await app.close();
       await queues.close();
-      await redis.quit().catch(() => redis.disconnect());
+      await closeRedis(redis);
     },
   };
 }
@@ -174,7 +181,7 @@ export async function startScheduler(
   return {
     async close() {
       await queues.close();
-      await redis.quit().catch(() => redis.disconnect());
+      await closeRedis(redis);
     },
   };
 }

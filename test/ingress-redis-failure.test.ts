@@ -93,6 +93,30 @@ describe.skipIf(skipWithoutRedis)("webhook ingress when Redis fails", () => {
     await expectEnqueuedOnce(h, "wamid.fail.hang");
   });
 
+  it("reconnects by itself when Redis keeps not answering on a connection that looks alive", async () => {
+    proxy = await TcpProxy.create(redisTarget);
+    await proxy.start();
+    h = await createIngressHarness({ label: "silent", redisUrl: proxy.url, enqueueTimeoutMs: 200 });
+    const harness = h;
+    let reconnects = 0;
+    harness.redis.on("reconnecting", () => {
+      reconnects += 1;
+    });
+    await harness.post(body("warmup"));
+    await harness.queues.inbox.complete(conversation, ["wamid.fail.warmup"]);
+    proxy.mode = "blackhole";
+    const payload = body("silent");
+    for (let attempt = 0; attempt < 3; attempt++) expect((await harness.post(payload)).statusCode).toBe(503);
+    proxy.mode = "forward"; // the old socket never learns: only a new connection recovers
+    await eventually(() => reconnects > 0);
+    await eventually(
+      async () => (await harness.app.inject({ method: "GET", url: "/readyz" })).statusCode === 200,
+      8000,
+    );
+    expect((await harness.post(payload)).statusCode).toBe(200);
+    await expectEnqueuedOnce(harness, "wamid.fail.silent");
+  });
+
   it("completes the work on redelivery when the connection drops after Redis recorded the message", async () => {
     proxy = await TcpProxy.create(redisTarget);
     await proxy.start();

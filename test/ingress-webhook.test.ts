@@ -268,6 +268,51 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
     }
   });
 
+  it("answers 400 to bodies nested far deeper than any webhook, without failing webhooks sent alongside", async () => {
+    const deep = `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`;
+    const deepChange = `{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"account_alerts","value":${deep}}]}]}`;
+    const deepText = textWebhook([
+      [{ wamid: "wamid.deep.1", from: "2348020000300", timestamp: 1795170700, text: "x" }],
+    ])
+      .toString()
+      .replace('"text":{"body":"x"}', `"text":{"body":${deep}}`);
+    const good = textWebhook([
+      [{ wamid: "wamid.deep.ok", from: "2348020000301", timestamp: 1795170700, text: "ok" }],
+    ]);
+    const [changeResponse, textResponse, goodResponse] = await Promise.all([
+      h.post(deepChange),
+      h.post(deepText),
+      h.post(good),
+    ]);
+    expect(changeResponse.statusCode).toBe(400);
+    expect(textResponse.statusCode).toBe(400);
+    expect(goodResponse.statusCode).toBe(200);
+  });
+
+  it("keeps phone numbers, wamids (which encode the number) and message text out of the logs", async () => {
+    const spec = {
+      wamid: "wamid.HBgNMjM0ODAyMDAwMDQwMBUCABIYFDNBQzE5RDY1",
+      from: "2348020000400",
+      timestamp: 1795170800,
+      text: "my PIN na 4321",
+    };
+    const withDropped = JSON.parse(textWebhook([[spec]]).toString());
+    withDropped.entry[0].changes[0].value.messages.push({
+      id: "wamid.HBgNMjM0ODAyMDAwMDQwMRUCABIY",
+      timestamp: "1795170800",
+      type: "text",
+      text: { body: "no sender" },
+    });
+    h.logLines.length = 0;
+    expect((await h.post(Buffer.from(JSON.stringify(withDropped)))).statusCode).toBe(200);
+    const logs = h.logLines.join("");
+    expect(logs).toMatch(/webhook item dropped/);
+    expect(logs).toMatch(/message recorded/);
+    for (const secret of ["2348020000400", "wamid.HBgN", "my PIN na 4321", "no sender", APP_SECRET]) {
+      expect(logs).not.toContain(secret);
+    }
+  });
+
   it("never answers 500 or crashes on random bytes or random JSON with a valid signature", async () => {
     const anyJson = fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value));
     const envelopeish = fc

@@ -70,6 +70,56 @@ describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
     expect(await harness.queues.turns.getWaitingCount()).toBe(1);
   });
 
+  it("keeps a conversation due when its message arrives after a slow scheduler's lease ran out", async () => {
+    h = await createIngressHarness({ label: "sched-late" });
+    const harness = h;
+    await post(harness, 1);
+    let releaseGate: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      releaseGate = resolve;
+    });
+    const slowTurns = {
+      addBulk: async (jobs: Parameters<typeof harness.queues.turns.addBulk>[0]) => {
+        await gate;
+        return harness.queues.turns.addBulk(jobs);
+      },
+    } as unknown as typeof harness.queues.turns;
+    const slow = createTurnScheduler({
+      redis: harness.redis,
+      keys: createKeys(harness.prefix),
+      turns: slowTurns,
+      leaseMs: 50,
+      stepTimeoutMs: 5000,
+    });
+    const moving = slow.runOnce();
+    await new Promise((resolve) => setTimeout(resolve, 150)); // the lease has run out
+    await post(harness, 2);
+    releaseGate();
+    await moving;
+    expect(await harness.admin.zcard(`${harness.prefix}:ready`)).toBe(1);
+  });
+
+  it("makes the turn due again for messages that waited too long with none (a turn that failed for good)", async () => {
+    h = await createIngressHarness({ label: "sched-sweep" });
+    const harness = h;
+    await post(harness, 1);
+    await harness.queues.scheduler.runOnce();
+    await harness.queues.turns.obliterate({ force: true }); // the turn is gone; the message still waits
+    const sweeper = createTurnScheduler({
+      redis: harness.redis,
+      keys: createKeys(harness.prefix),
+      turns: harness.queues.turns,
+      sweepAfterMs: 0,
+    });
+    expect(await sweeper.sweep()).toBe(1);
+    expect(await sweeper.runOnce()).toBe(1);
+    expect(await harness.queues.turns.getWaitingCount()).toBe(1);
+    // Sweeping again while the message still waits never makes a second waiting turn.
+    await sweeper.sweep();
+    await sweeper.runOnce();
+    expect(await harness.queues.turns.getWaitingCount()).toBe(1);
+  });
+
   it("retries a claim whose scheduler failed once the lease runs out", async () => {
     h = await createIngressHarness({ label: "sched-lease" });
     const harness = h;

@@ -1,5 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type IngressMetrics, type Logger, maskConversationKey } from "../observability/index.js";
+import {
+  fingerprint,
+  type IngressMetrics,
+  type Logger,
+  maskConversationKey,
+} from "../observability/index.js";
 import { type InboundQueue, QueueUnavailableError } from "../queue/index.js";
 import { type ParsedWebhook, parseWebhook, WebhookShapeError } from "../whatsapp/index.js";
 import { replyError } from "./reply-error.js";
@@ -39,12 +44,18 @@ function createUnavailableLog(logger: Logger, now: () => number) {
 
 function record(parsed: ParsedWebhook, tenantId: string, deps: WebhookRouteDeps, log: FastifyBaseLogger) {
   for (const { code, phoneNumberId } of parsed.webhookErrors) {
-    deps.metrics.webhookErrors.inc({ tenant: tenantId, code: String(code) });
+    // The label comes from the request body: keep it to Meta-shaped codes so it cannot grow without bound.
+    const label =
+      typeof code === "number" && Number.isInteger(code) && code >= 0 && code < 1e7 ? String(code) : "other";
+    deps.metrics.webhookErrors.inc({ tenant: tenantId, code: label });
     log.warn({ tenant: tenantId, phoneNumberId, code }, "Meta reported an error in value.errors");
   }
   for (const dropped of parsed.dropped) {
     deps.metrics.dropped.inc({ tenant: tenantId, reason: dropped.reason });
-    log.warn({ tenant: tenantId, reason: dropped.reason, wamid: dropped.id }, "webhook item dropped");
+    log.warn(
+      { tenant: tenantId, reason: dropped.reason, wamidHash: fingerprint(dropped.id) },
+      "webhook item dropped",
+    );
   }
 }
 
@@ -101,7 +112,7 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
           {
             tenant: tenant.id,
             conversation: maskConversationKey(message?.conversationKey ?? ""),
-            wamid: message?.wamid,
+            wamidHash: fingerprint(message?.wamid),
             type: message?.type,
             result,
           },

@@ -1,6 +1,7 @@
 export {
   type CreateLoggerOptions,
   createLogger,
+  fingerprint,
   type Logger,
   maskConversationKey,
   maskCustomerId,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { type DestinationStream, type Logger, pino } from "pino";
 
 export type { Logger } from "pino";
@@ -62,4 +63,13 @@ export function maskCustomerId(id: string | undefined): string | undefined {
 export function maskConversationKey(key: string): string {
   const cut = key.lastIndexOf(":");
   return cut < 0 ? key : `${key.slice(0, cut + 1)}${maskCustomerId(key.slice(cut + 1))}`;
+}
+
+/**
+ * A short, stable stand-in for an identifier that must not appear in logs:
+ * a wamid is base64 of a structure that holds the customer's phone number.
+ * The same id always gives the same fingerprint, so log lines still correlate.
+ */
+export function fingerprint(id: string | undefined): string | undefined {
+  return id === undefined ? undefined : createHash("sha256").update(id).digest("base64url").slice(0, 12);
 }

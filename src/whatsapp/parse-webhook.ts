@@ -17,6 +17,22 @@ export interface ParseWebhookOptions {
   readonly receivedAt: number;
 }
 
+/** Meta's payloads nest about 8 levels; a body far deeper is not a webhook (and could not be re-serialised). */
+const MAX_DEPTH = 64;
+
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 function contentHash(...parts: string[]): string {
   const hash = createHash("sha256");
   for (const part of parts) hash.update(part).update("\u0000");
@@ -64,6 +80,8 @@ function statusEvent(
  * message never costs the others.
  */
 export function parseWebhook(body: unknown, options: ParseWebhookOptions): ParsedWebhook {
+  if (nestedDeeperThan(body, MAX_DEPTH))
+    throw new WebhookShapeError(`nested deeper than ${MAX_DEPTH} levels`);
   const envelope = webhookEnvelopeSchema.safeParse(body);
   if (!envelope.success) throw new WebhookShapeError(firstIssue(envelope.error));
   const { tenantId, receivedAt } = options;

@@ -5,7 +5,11 @@ import { z } from "zod";
  * Every object is loose: fields Meta adds later pass through untouched.
  */
 
-const unixSeconds = z.union([z.string().regex(/^\d{1,12}$/), z.number().int().nonnegative()]);
+/** Unix seconds, at most 10 digits (until the year 2286): the inbox score multiplies it by 10⁶. */
+const unixSeconds = z.union([
+  z.string().regex(/^\d{1,10}$/),
+  z.number().int().nonnegative().max(9_999_999_999),
+]);
 
 export const webhookEnvelopeSchema = z.looseObject({
   object: z.literal("whatsapp_business_account"),

@@ -1,3 +1,4 @@
+import { Writable } from "node:stream";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { Redis } from "ioredis";
 import type { TenantConfig } from "../../src/config/index.js";
@@ -33,6 +34,8 @@ export interface IngressHarness {
   readonly admin: Redis;
   readonly queues: RedisQueues;
   readonly metrics: IngressMetrics;
+  /** Every log line the app wrote (level debug), for tests of what logs may hold. */
+  readonly logLines: string[];
   post(
     body: Buffer | string,
     options?: { tenant?: string; secret?: string; headers?: Record<string, string> },
@@ -66,6 +69,13 @@ export async function createIngressHarness(options: HarnessOptions): Promise<Ing
     dedupeTtlSeconds: 8 * 24 * 3600,
     enqueueTimeoutMs: options.enqueueTimeoutMs ?? 1500,
   });
+  const logLines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
   const metrics = createIngressMetrics({
     sampleQueueDepth: () => queues.status.depth(),
     defaultMetrics: false,
@@ -75,7 +85,7 @@ export async function createIngressHarness(options: HarnessOptions): Promise<Ing
     queue: queues.inbound,
     status: queues.status,
     metrics,
-    logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+    logger: createLogger({ level: "debug", destination }),
     bodyLimitBytes: 1024 * 1024,
   });
   await app.ready();
@@ -86,6 +96,7 @@ export async function createIngressHarness(options: HarnessOptions): Promise<Ing
     admin,
     queues,
     metrics,
+    logLines,
     post(body, postOptions = {}) {
       const bytes = typeof body === "string" ? Buffer.from(body) : body;
       return app.inject({

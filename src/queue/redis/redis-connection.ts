@@ -19,6 +19,8 @@ export function createFailFastRedis(url: string, options: RedisConnectionOptions
     maxRetriesPerRequest: 0,
     connectTimeout: options.connectTimeoutMs ?? 1000,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    // TCP keep-alive probes after 10 s idle, so a peer that vanished is noticed even without traffic.
+    keepAlive: 10_000,
     // Keep the process alive only while something else holds it open.
     lazyConnect: false,
   });

@@ -51,6 +51,7 @@ export interface RedisQueues {
 type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
 const RECORD = "ssRecordMessages";
+const RECONNECT_AFTER_TIMEOUTS = 3;
 const COMPLETE = "ssCompleteMessages";
 const KEEP_FAILED = { age: 7 * 24 * 3600, count: 10_000 };
 
@@ -97,14 +98,22 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const onError = options.onBackgroundError ?? (() => {});
   turns.on("error", onError);
   events.on("error", onError);
-  const scheduler = createTurnScheduler({ redis, keys, turns, now, onError });
+  const scheduler = createTurnScheduler({ redis, keys, turns, onError });
 
-  const record = async (messages: readonly InboundMessage[]): Promise<number[]> => {
-    if (messages.length === 0) return [];
-    const args: (string | number)[] = [options.dedupeTtlSeconds, now(), prefix];
-    for (const message of messages) {
-      args.push(message.wamid, message.timestamp, message.conversationKey, JSON.stringify(message));
+  /** A webhook's part of a flush: its batch, with each message already serialised by its own request. */
+  interface Pending {
+    readonly batch: InboundBatch;
+    readonly json: readonly string[];
+  }
+
+  const record = async (items: readonly Pending[]): Promise<number[]> => {
+    const args: (string | number)[] = [options.dedupeTtlSeconds, prefix];
+    for (const { batch, json } of items) {
+      batch.messages.forEach((message, index) => {
+        args.push(message.wamid, message.timestamp, message.conversationKey, json[index] as string);
+      });
     }
+    if (args.length === 2) return [];
     return (await recordMessages(3, keys.stats, keys.inboxes, keys.ready, ...args)) as number[];
   };
 
@@ -127,10 +136,10 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     return jobs.map((job, index) => (job.id === jobIds[index] ? "new" : "duplicate"));
   };
 
-  const flush = async (batches: readonly InboundBatch[]): Promise<EnqueueOutcome[]> => {
-    const messages = batches.flatMap((batch) => batch.messages);
+  const flush = async (items: readonly Pending[]): Promise<EnqueueOutcome[]> => {
+    const batches = items.map((item) => item.batch);
     const eventList = batches.flatMap((batch) => batch.events);
-    const [recorded, eventResults] = await Promise.all([record(messages), addEvents(eventList)]);
+    const [recorded, eventResults] = await Promise.all([record(items), addEvents(eventList)]);
     if (recorded.some((code) => code !== 0)) scheduler.kick();
     const asResult = (code: number | undefined): MessageEnqueueResult =>
       code === 1 ? "new" : code === 2 ? "redelivered" : "duplicate";
@@ -143,12 +152,30 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   };
 
   // A flush never holds the committer longer than a request may wait, even if a command never settles.
-  const boundedFlush = (batches: readonly InboundBatch[]) =>
-    withTimeout(flush(batches), options.enqueueTimeoutMs);
+  // A connection that stays "ready" while nothing comes back (a silent network drop) would otherwise
+  // fail every webhook until TCP notices: after a few timeouts in a row, reconnect.
+  let timeoutsInARow = 0;
+  const boundedFlush = async (items: readonly Pending[]) => {
+    try {
+      const outcome = await withTimeout(flush(items), options.enqueueTimeoutMs);
+      timeoutsInARow = 0;
+      return outcome;
+    } catch (error) {
+      if (error instanceof QueueUnavailableError && error.message.includes("no answer within")) {
+        timeoutsInARow += 1;
+        if (timeoutsInARow >= RECONNECT_AFTER_TIMEOUTS && redis.status === "ready") {
+          timeoutsInARow = 0;
+          onError(new Error(`redis did not answer ${RECONNECT_AFTER_TIMEOUTS} times in a row; reconnecting`));
+          redis.disconnect(true);
+        }
+      }
+      throw error;
+    }
+  };
   const committer = createGroupCommitter(boundedFlush, {
     maxWeight: options.maxGroupWeight ?? 2000,
     maxInFlight: options.maxFlushesInFlight ?? 16,
-    weight: (batch: InboundBatch) => batch.messages.length + batch.events.length,
+    weight: (item: Pending) => item.batch.messages.length + item.batch.events.length,
     now,
     expired: () => new QueueUnavailableError("the enqueue deadline passed while waiting for Redis"),
   });
@@ -161,7 +188,12 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
       if (redis.status !== "ready") {
         return Promise.reject(new QueueUnavailableError(`redis connection is ${redis.status}`));
       }
-      return withTimeout(committer.submit(batch, now() + options.enqueueTimeoutMs), options.enqueueTimeoutMs);
+      // Serialised here, per request, so nothing one webhook holds can fail the others in its group.
+      const json = batch.messages.map((message) => JSON.stringify(message));
+      return withTimeout(
+        committer.submit({ batch, json }, now() + options.enqueueTimeoutMs),
+        options.enqueueTimeoutMs,
+      );
     },
   };
 
@@ -223,7 +255,8 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     scheduler,
     async close() {
       await scheduler.stop();
-      await Promise.allSettled([turns.close(), events.close()]);
+      const closed = Promise.allSettled([turns.close(), events.close()]);
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     },
   };
 }

@@ -4,31 +4,41 @@
  */
 
 /**
+ * Redis server time in ms. Every due time and lease below is on this one
+ * clock, so clock skew between ingress and scheduler hosts cannot strand a turn.
+ */
+const SERVER_NOW_MS = `
+local clock = redis.call("TIME")
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+`;
+
+/**
  * recordMessages — dedupe mark, payload, inbox entry and due turn for a group of messages.
  *
  * KEYS[1]            stats hash
  * KEYS[2]            inboxes zset
  * KEYS[3]            ready zset (conversations whose turn is due)
  * ARGV[1]            mark TTL, seconds
- * ARGV[2]            now, Unix ms
- * ARGV[3]            key prefix; per-message keys are derived from it (fewer bytes per message)
- * ARGV[4+4(i-1)..]   per message i: wamid, Meta timestamp (s), conversation key, message JSON
+ * ARGV[2]            key prefix; per-message keys are derived from it (fewer bytes per message)
+ * ARGV[3+4(i-1)..]   per message i: wamid, Meta timestamp (s, ≤ 10 digits), conversation key, message JSON
  * Returns            one integer per message: 1 new, 2 recorded earlier but not handled
  *                    (put back in the inbox if missing, turn due again), 0 handled already
  *
- * Keys read and written: {p}:wamid:{tenant}:{wamid}, {p}:inbox:{conversation},
- * {p}:msg:{conversation} (see keys.ts), where tenant is the conversation
- * key's first part. The ready entry is written with LT: a new message pulls a
- * conversation whose entry is leased by a scheduler (future score) back to
- * "due now", so the scheduler's release keeps it and the message gets a turn.
+ * Keys derived: {p}:wamid:{tenant}:{wamid}, {p}:inbox:{conversation},
+ * {p}:msg:{conversation} (see keys.ts); tenant is the conversation key's first
+ * part. The message hash also holds "~seq", the conversation's arrival
+ * counter (reset when its inbox empties), which breaks ties between messages
+ * of the same second. A conversation that is absent from the ready set, or
+ * leased by a scheduler (a score ending in .5), becomes due now, so a
+ * scheduler's release keeps it and the message gets a turn.
  */
-export const RECORD_MESSAGES_LUA = `
+export const RECORD_MESSAGES_LUA = `${SERVER_NOW_MS}
 local ttl = tonumber(ARGV[1])
-local now = ARGV[2]
-local prefix = ARGV[3]
+local prefix = ARGV[2]
+local nowText = string.format("%.0f", now)
 local results = {}
 local i = 0
-for a = 4, #ARGV, 4 do
+for a = 3, #ARGV, 4 do
   i = i + 1
   local wamid, ts, conversation, json = ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3]
   local tenant = string.match(conversation, "^[^:]*")
@@ -46,13 +56,15 @@ for a = 4, #ARGV, 4 do
       results[i] = 1
     end
     if redis.call("HSETNX", messagesKey, wamid, json) == 1 then
-      local seq = redis.call("HINCRBY", KEYS[1], "seq", 1)
-      local score = string.format("%.0f", tonumber(ts) * 1000000 + (seq % 1000000))
-      redis.call("ZADD", inboxKey, score, wamid)
+      local seq = math.min(redis.call("HINCRBY", messagesKey, "~seq", 1), 999999)
+      redis.call("ZADD", inboxKey, string.format("%.0f", tonumber(ts) * 1000000 + seq), wamid)
       redis.call("HINCRBY", KEYS[1], "inbox", 1)
-      redis.call("ZADD", KEYS[2], "NX", now, conversation)
+      redis.call("ZADD", KEYS[2], "NX", nowText, conversation)
     end
-    redis.call("ZADD", KEYS[3], "LT", now, conversation)
+    local due = redis.call("ZSCORE", KEYS[3], conversation)
+    if (not due) or (tonumber(due) % 1 ~= 0) or (tonumber(due) > now) then
+      redis.call("ZADD", KEYS[3], nowText, conversation)
+    end
   end
 end
 return results
@@ -65,7 +77,7 @@ return results
  * KEYS[1]      stats hash
  * KEYS[2]      inboxes zset
  * KEYS[3]      inbox zset of the conversation
- * KEYS[4]      message hash of the conversation
+ * KEYS[4]      message hash of the conversation (deleted with its arrival counter once empty)
  * KEYS[5..]    mark key per wamid
  * ARGV[1]      conversation key
  * ARGV[2]      mark TTL, seconds (for a mark that already expired)
@@ -83,7 +95,10 @@ for i = 3, #ARGV do
   end
 end
 if removed > 0 then redis.call("HINCRBY", KEYS[1], "inbox", -removed) end
-if redis.call("ZCARD", KEYS[3]) == 0 then redis.call("ZREM", KEYS[2], ARGV[1]) end
+if redis.call("ZCARD", KEYS[3]) == 0 then
+  redis.call("ZREM", KEYS[2], ARGV[1])
+  redis.call("DEL", KEYS[4])
+end
 return removed
 `;
 
@@ -91,14 +106,14 @@ return removed
  * claimDueTurns — leases due conversations to one scheduler.
  *
  * KEYS[1]   ready zset
- * ARGV[1]   now, Unix ms
- * ARGV[2]   lease, ms
- * ARGV[3]   most conversations to claim
- * Returns   { lease score, conversation keys… }
+ * ARGV[1]   lease, ms
+ * ARGV[2]   most conversations to claim
+ * Returns   { lease score, conversation keys… }; a lease score always ends in .5,
+ *           which tells a leased entry from a due time
  */
-export const CLAIM_DUE_TURNS_LUA = `
-local due = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", ARGV[1], "LIMIT", 0, tonumber(ARGV[3]))
-local lease = tostring(tonumber(ARGV[1]) + tonumber(ARGV[2]))
+export const CLAIM_DUE_TURNS_LUA = `${SERVER_NOW_MS}
+local due = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", string.format("%.1f", now), "LIMIT", 0, tonumber(ARGV[2]))
+local lease = string.format("%.1f", now + tonumber(ARGV[1]) + 0.5)
 for _, conversation in ipairs(due) do
   redis.call("ZADD", KEYS[1], "XX", lease, conversation)
 end
@@ -125,4 +140,27 @@ for i = 2, #ARGV do
   end
 end
 return released
+`;
+
+/**
+ * sweepWaitingInboxes — makes the turn due again for conversations whose
+ * messages have waited longer than a threshold with no ready entry (a turn
+ * job that failed for good, or was lost with a Redis failover). Turn jobs are
+ * deduplicated per conversation, so a conversation whose turn is merely slow
+ * gets at most one more waiting turn.
+ *
+ * KEYS[1]   inboxes zset (conversation → first arrival ms)
+ * KEYS[2]   ready zset
+ * ARGV[1]   waited at least, ms
+ * ARGV[2]   most conversations per call
+ * Returns   number made due
+ */
+export const SWEEP_WAITING_INBOXES_LUA = `${SERVER_NOW_MS}
+local waiting = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", string.format("%.0f", now - tonumber(ARGV[1])),
+  "LIMIT", 0, tonumber(ARGV[2]))
+local made = 0
+for _, conversation in ipairs(waiting) do
+  if redis.call("ZADD", KEYS[2], "NX", string.format("%.0f", now), conversation) == 1 then made = made + 1 end
+end
+return made
 `;

@@ -1,9 +1,8 @@
 import type { JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { JOB_NAMES, type TurnJob } from "../job-names.js";
-import type { RedisKeys } from "./keys.js";
-import { tenantOfConversation } from "./keys.js";
-import { CLAIM_DUE_TURNS_LUA, RELEASE_TURNS_LUA } from "./scripts.js";
+import { type RedisKeys, tenantOfConversation } from "./keys.js";
+import { CLAIM_DUE_TURNS_LUA, RELEASE_TURNS_LUA, SWEEP_WAITING_INBOXES_LUA } from "./scripts.js";
 
 export interface TurnSchedulerOptions {
   readonly redis: Redis;
@@ -15,7 +14,12 @@ export interface TurnSchedulerOptions {
   readonly batchSize?: number;
   /** How often an idle scheduler looks for due turns written by other processes, ms. */
   readonly idlePollMs?: number;
-  readonly now?: () => number;
+  /** Messages waiting longer than this with no due turn get one again (see sweepWaitingInboxes), ms. */
+  readonly sweepAfterMs?: number;
+  /** How often the sweep runs, ms. */
+  readonly sweepEveryMs?: number;
+  /** Longest one Redis step may take before the round is abandoned (its claims expire and are retried), ms. */
+  readonly stepTimeoutMs?: number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -26,56 +30,90 @@ export interface TurnScheduler {
   kick(): void;
   /** Moves every due turn once; resolves with how many were scheduled. */
   runOnce(): Promise<number>;
-  /** Stops the loop after the round in progress. */
+  /** Makes turns due again for messages that waited too long without one; resolves with how many. */
+  sweep(): Promise<number>;
+  /** Stops the loop after the round in progress (waiting at most a step timeout for it). */
   stop(): Promise<void>;
 }
 
-const KEEP_FAILED = { age: 7 * 24 * 3600, count: 10_000 };
-type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
+/** A failed turn is retried with backoff before BullMQ keeps it as failed (the sweep then retries later). */
+const TURN_JOB_OPTIONS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: "exponential", delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
+};
+
+type Script = (key: string, ...args: (string | number)[]) => Promise<unknown>;
+
+function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`turn scheduler: ${what} took longer than ${ms} ms`)),
+      ms,
+    );
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
 
 /**
  * Moves due conversations from the ready set (written atomically with each
  * message by the ingress) into BullMQ turn jobs, deduplicated per
  * conversation: at most one waiting turn, plus one more kept while a turn
- * runs. Any number of processes may run it: a claim is a lease, so a
- * scheduler that dies mid-way only delays those turns by the lease. This
- * keeps BullMQ's job creation (the heaviest Redis work per message) off the
- * webhook's path and batches it.
+ * runs. Any number of processes may run it: a claim is a lease on Redis's
+ * clock, so a scheduler that dies mid-way only delays those turns by the
+ * lease. This keeps BullMQ's job creation (the heaviest Redis work per
+ * message) off the webhook's path and batches it. A periodic sweep gives a
+ * turn again to messages that waited too long (a turn that failed for good).
  */
 export function createTurnScheduler(options: TurnSchedulerOptions): TurnScheduler {
   const { redis, keys, turns } = options;
-  const now = options.now ?? Date.now;
   const leaseMs = options.leaseMs ?? 5000;
   const batchSize = options.batchSize ?? 200;
   const idlePollMs = options.idlePollMs ?? 250;
+  const sweepAfterMs = options.sweepAfterMs ?? 120_000;
+  const sweepEveryMs = options.sweepEveryMs ?? 30_000;
+  const stepTimeoutMs = options.stepTimeoutMs ?? 2000;
   const onError = options.onError ?? (() => {});
   redis.defineCommand("ssClaimDueTurns", { numberOfKeys: 1, lua: CLAIM_DUE_TURNS_LUA });
   redis.defineCommand("ssReleaseTurns", { numberOfKeys: 1, lua: RELEASE_TURNS_LUA });
-  const scripts = redis as unknown as Record<string, ScriptRunner>;
-  const claim = (scripts.ssClaimDueTurns as ScriptRunner).bind(redis) as unknown as (
-    key: string,
-    ...args: (string | number)[]
-  ) => Promise<string[]>;
-  const release = (scripts.ssReleaseTurns as ScriptRunner).bind(redis) as unknown as (
-    key: string,
-    ...args: (string | number)[]
+  redis.defineCommand("ssSweepWaitingInboxes", { numberOfKeys: 2, lua: SWEEP_WAITING_INBOXES_LUA });
+  const script = (name: string) => {
+    const run = (redis as unknown as Record<string, Script>)[name] as Script;
+    return run.bind(redis) as Script;
+  };
+  const claim = script("ssClaimDueTurns");
+  const release = script("ssReleaseTurns");
+  const sweepScript = script("ssSweepWaitingInboxes") as (
+    inboxes: string,
+    ready: string,
+    ...args: number[]
   ) => Promise<number>;
 
   const moveBatch = async (): Promise<number> => {
-    const [lease, ...conversations] = await claim(keys.ready, now(), leaseMs, batchSize);
+    const claimed = (await bounded(
+      claim(keys.ready, leaseMs, batchSize),
+      stepTimeoutMs,
+      "claim",
+    )) as string[];
+    const [lease, ...conversations] = claimed;
     if (lease === undefined || conversations.length === 0) return 0;
-    await turns.addBulk(
-      conversations.map((conversationKey) => ({
-        name: JOB_NAMES.turn,
-        data: { tenantId: tenantOfConversation(conversationKey), conversationKey },
-        opts: {
-          deduplication: { id: conversationKey, keepLastIfActive: true },
-          removeOnComplete: true,
-          removeOnFail: KEEP_FAILED,
-        } satisfies JobsOptions,
-      })),
-    );
-    await release(keys.ready, lease, ...conversations);
+    const jobs = conversations.map((conversationKey) => ({
+      name: JOB_NAMES.turn,
+      data: { tenantId: tenantOfConversation(conversationKey), conversationKey },
+      opts: { ...TURN_JOB_OPTIONS, deduplication: { id: conversationKey, keepLastIfActive: true } },
+    }));
+    await bounded(turns.addBulk(jobs), stepTimeoutMs, "creating turn jobs");
+    await bounded(release(keys.ready, lease, ...conversations), stepTimeoutMs, "release");
     return conversations.length;
   };
 
@@ -87,10 +125,14 @@ export function createTurnScheduler(options: TurnSchedulerOptions): TurnSchedule
     return total;
   };
 
+  const sweep = () =>
+    bounded(sweepScript(keys.inboxes, keys.ready, sweepAfterMs, 1000), stepTimeoutMs, "sweep");
+
   let running = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
   let kicked = false;
+  let lastSweep = 0;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -107,7 +149,13 @@ export function createTurnScheduler(options: TurnSchedulerOptions): TurnSchedule
     while (running) {
       kicked = false;
       try {
-        if (redis.status === "ready") await runOnce();
+        if (redis.status === "ready") {
+          if (Date.now() - lastSweep >= sweepEveryMs) {
+            lastSweep = Date.now();
+            await sweep();
+          }
+          await runOnce();
+        }
       } catch (error) {
         onError(error);
       }
@@ -126,10 +174,12 @@ export function createTurnScheduler(options: TurnSchedulerOptions): TurnSchedule
       wake?.();
     },
     runOnce,
+    sweep,
     async stop() {
       running = false;
       wake?.();
-      await loop;
+      // A round blocked on a dead connection ends by its step timeout; never wait longer than that.
+      await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, stepTimeoutMs * 3).unref())]);
     },
   };
 }
