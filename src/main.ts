@@ -9,7 +9,9 @@ import {
   createFailFastRedis,
   createRedisQueues,
   describeRedisUrl,
+  MINIMUM_REDIS_VERSION,
   type RedisQueues,
+  redisTooOld,
 } from "./queue/redis/index.js";
 
 export interface RunningIngress {
@@ -49,6 +51,12 @@ export class StartupError extends SharpsharpError {
 
 function warnIfVolatile(redis: Redis, logger: Logger): void {
   const check = async () => {
+    const old = await redisTooOld(redis);
+    if (old !== undefined) {
+      logger.error(
+        `Redis ${old} is older than ${MINIMUM_REDIS_VERSION}, which sharpsharp needs: upgrade Redis`,
+      );
+    }
     const verdict = await checkRedisPersistence(redis);
     if (verdict === "volatile") {
       logger.warn(

@@ -3,11 +3,13 @@ import { z } from "zod";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 const integer = (min: number, max: number) =>
-  z.coerce
-    .number({ error: "must be a whole number" })
-    .int({ error: "must be a whole number" })
-    .min(min, { error: `must be at least ${min}` })
-    .max(max, { error: `must be at most ${max}` });
+  z
+    .string()
+    .regex(/^\d+$/, { error: "must be a whole number" })
+    .transform(Number)
+    .pipe(z.number())
+    .refine((n) => n >= min, { error: `must be at least ${min}` })
+    .refine((n) => n <= max, { error: `must be at most ${max}` });
 
 const httpUrl = z
   .string()

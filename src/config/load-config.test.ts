@@ -180,3 +180,42 @@ describe("loadConfig", () => {
     expect(problemsOf(() => loadConfig({ env: {}, cwd: dir })).join()).toMatch(/is not valid JSON/);
   });
 });
+
+describe("loadConfig, stricter parsing", () => {
+  it("trims pasted whitespace and refuses numbers written as hex or with exponents", () => {
+    const config = loadConfig({
+      env: { WHATSAPP_APP_SECRET: "s3cret\n", WHATSAPP_VERIFY_TOKEN: " v " },
+      cwd: emptyDir(),
+    });
+    expect(config.tenants[0]).toMatchObject({ appSecret: "s3cret", verifyToken: "v" });
+    const problems = problemsOf(() =>
+      loadConfig({
+        env: {
+          WHATSAPP_APP_SECRET: "a",
+          WHATSAPP_VERIFY_TOKEN: "b",
+          PORT: "0x10",
+          COALESCE_WINDOW_MS: "1e3",
+        },
+        cwd: emptyDir(),
+      }),
+    ).join("\n");
+    expect(problems).toMatch(/PORT: must be a whole number/);
+    expect(problems).toMatch(/COALESCE_WINDOW_MS: must be a whole number/);
+  });
+
+  it("refuses one phone number id listed by two tenants", () => {
+    const dir = emptyDir();
+    writeFileSync(
+      join(dir, "sharpsharp.config.json"),
+      JSON.stringify({
+        tenants: [
+          { id: "a", appSecretEnv: "S", verifyTokenEnv: "V", phoneNumberIds: ["106540352242922"] },
+          { id: "b", appSecretEnv: "S", verifyTokenEnv: "V", phoneNumberIds: ["106540352242922"] },
+        ],
+      }),
+    );
+    expect(problemsOf(() => loadConfig({ env: { S: "s", V: "v" }, cwd: dir })).join()).toMatch(
+      /phone number id 106540352242922 is listed by both "a" and "b"/,
+    );
+  });
+});

@@ -41,7 +41,8 @@ function describeIssues(
 function withoutEmptyStrings(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const cleaned: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && value.trim() !== "") cleaned[name] = value;
+    // A secret pasted with a trailing newline would fail every signature; no value here means its spaces.
+    if (value !== undefined && value.trim() !== "") cleaned[name] = value.trim();
   }
   return cleaned;
 }
@@ -181,6 +182,16 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   const file = readTenantsFile(env.SHARPSHARP_CONFIG, options.cwd, problems);
   if (file !== undefined) tenants.push(...tenantsFromFile(file.path, file.content, env, parsedEnv, problems));
 
+  const numberOwners = new Map<string, string>();
+  for (const tenant of tenants) {
+    for (const phoneNumberId of tenant.phoneNumberIds) {
+      const other = numberOwners.get(phoneNumberId);
+      if (other !== undefined && other !== tenant.id) {
+        problems.push(`phone number id ${phoneNumberId} is listed by both "${other}" and "${tenant.id}"`);
+      }
+      numberOwners.set(phoneNumberId, tenant.id);
+    }
+  }
   const seen = new Set<string>();
   for (const tenant of tenants) {
     if (seen.has(tenant.id)) {

@@ -66,6 +66,17 @@ function record(parsed: ParsedWebhook, tenantId: string, deps: WebhookRouteDeps,
  */
 export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDeps) {
   const logUnavailable = createUnavailableLog(deps.logger, deps.now);
+  const warnedNumbers = new Set<string>();
+  // A number the tenant does not list is still recorded (the signature proves Meta sent it), but said once.
+  const warnUnlisted = (tenantId: string, phoneNumberId: string) => {
+    const key = `${tenantId}:${phoneNumberId}`;
+    if (warnedNumbers.has(key) || warnedNumbers.size > 1000) return;
+    warnedNumbers.add(key);
+    deps.logger.warn(
+      { tenant: tenantId, phoneNumberId },
+      "webhook for a business number this tenant does not list in phoneNumberIds; recorded under the tenant",
+    );
+  };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const req = request as WithOutcome;
@@ -82,7 +93,15 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
     }
     let parsed: ParsedWebhook;
     try {
-      parsed = parseWebhook(JSON.parse(raw.toString("utf8")), { tenantId: tenant.id, receivedAt });
+      parsed = parseWebhook(JSON.parse(raw.toString("utf8")), {
+        tenantId: tenant.id,
+        receivedAt,
+        tenantForPhoneNumber: (phoneNumberId) => {
+          const owner = deps.tenants.owner(phoneNumberId, tenant);
+          if (deps.tenants.isForeign(phoneNumberId, owner)) warnUnlisted(owner.id, phoneNumberId);
+          return owner.id;
+        },
+      });
     } catch (error) {
       req[OUTCOME] = "malformed";
       if (error instanceof WebhookShapeError) return replyError(reply, "malformedJson", error.message);

@@ -12,7 +12,13 @@ import {
 } from "./webhook-schema.js";
 
 export interface ParseWebhookOptions {
+  /** The tenant whose app secret verified the body. */
   readonly tenantId: string;
+  /**
+   * The tenant a business number's events belong to, when it is not the
+   * verifying tenant (several tenants served by one Meta app); default: tenantId.
+   */
+  readonly tenantForPhoneNumber?: (phoneNumberId: string) => string;
   /** Unix ms the request arrived. */
   readonly receivedAt: number;
 }
@@ -84,13 +90,14 @@ export function parseWebhook(body: unknown, options: ParseWebhookOptions): Parse
     throw new WebhookShapeError(`nested deeper than ${MAX_DEPTH} levels`);
   const envelope = webhookEnvelopeSchema.safeParse(body);
   if (!envelope.success) throw new WebhookShapeError(firstIssue(envelope.error));
-  const { tenantId, receivedAt } = options;
+  const { receivedAt } = options;
   const result: ParsedWebhook = { messages: [], events: [], webhookErrors: [], dropped: [] };
 
   for (const entry of envelope.data.entry) {
     for (const change of entry.changes) {
       if (change.field !== "messages") {
         const json = JSON.stringify(change.value ?? null);
+        const tenantId = options.tenantId;
         const event: ChangeEvent = {
           kind: "change",
           dedupeId: `${tenantId}:change:${contentHash(entry.id, change.field, json)}`,
@@ -106,6 +113,7 @@ export function parseWebhook(body: unknown, options: ParseWebhookOptions): Parse
       const value = messagesValueSchema.safeParse(change.value);
       if (!value.success) throw new WebhookShapeError(`messages change: ${firstIssue(value.error)}`);
       const phoneNumberId = value.data.metadata.phone_number_id;
+      const tenantId = options.tenantForPhoneNumber?.(phoneNumberId) ?? options.tenantId;
       const contacts = (value.data.contacts ?? []).flatMap((contact) => {
         const parsed = contactSchema.safeParse(contact);
         return parsed.success ? [parsed.data] : [];

@@ -11,13 +11,18 @@ import { deleteKeys, keysUnder, TEST_REDIS_URL, uniquePrefix } from "./redis.js"
 export const APP_SECRET = "test-app-secret";
 export const VERIFY_TOKEN = "test-verify-token";
 
-export function testTenant(id: string, appSecret = APP_SECRET, verifyToken = VERIFY_TOKEN): TenantConfig {
+export function testTenant(
+  id: string,
+  appSecret = APP_SECRET,
+  verifyToken = VERIFY_TOKEN,
+  phoneNumberIds: readonly string[] = ["106540352242922"],
+): TenantConfig {
   return {
     id,
     appSecret,
     verifyToken,
     graphToken: undefined,
-    phoneNumberIds: ["106540352242922"],
+    phoneNumberIds,
     throughputMps: 80,
     coalesce: { windowMs: 800, maxMs: 3000 },
     staleAfterMs: 3_600_000,
@@ -51,6 +56,8 @@ export interface HarnessOptions {
   readonly redisUrl?: string;
   readonly enqueueTimeoutMs?: number;
   readonly waitForReady?: boolean;
+  /** Tenants besides `default` and `mama-put`. */
+  readonly extraTenants?: readonly TenantConfig[];
 }
 
 export async function createIngressHarness(options: HarnessOptions): Promise<IngressHarness> {
@@ -81,7 +88,11 @@ export async function createIngressHarness(options: HarnessOptions): Promise<Ing
     defaultMetrics: false,
   });
   const app = await buildIngressApp({
-    tenants: [testTenant("default"), testTenant("mama-put", "mama-secret", "mama-verify")],
+    tenants: [
+      testTenant("default"),
+      testTenant("mama-put", "mama-secret", "mama-verify"),
+      ...(options.extraTenants ?? []),
+    ],
     queue: queues.inbound,
     status: queues.status,
     metrics,

@@ -1,5 +1,10 @@
 export { createKeys, type RedisKeys } from "./keys.js";
-export { checkRedisPersistence, type PersistenceVerdict } from "./persistence-check.js";
+export {
+  checkRedisPersistence,
+  MINIMUM_REDIS_VERSION,
+  type PersistenceVerdict,
+  redisTooOld,
+} from "./persistence-check.js";
 export { createFailFastRedis, describeRedisUrl, type RedisConnectionOptions } from "./redis-connection.js";
 export { createRedisQueues, type RedisQueues, type RedisQueuesOptions } from "./redis-inbound-queue.js";
 export { createTurnScheduler, type TurnScheduler, type TurnSchedulerOptions } from "./turn-scheduler.js";

@@ -23,3 +23,16 @@ export async function checkRedisPersistence(redis: Redis): Promise<PersistenceVe
     }
   }
 }
+
+/** The oldest Redis the scripts and BullMQ's deduplication are tested on (SET KEEPTTL, script effects). */
+export const MINIMUM_REDIS_VERSION = "6.2.0";
+
+/** The server's version when it is older than MINIMUM_REDIS_VERSION, else undefined. */
+export async function redisTooOld(redis: Redis): Promise<string | undefined> {
+  const info = await redis.info("server");
+  const version = /redis_version:([\d.]+)/.exec(info)?.[1];
+  if (version === undefined) return undefined;
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  const [needMajor = 0, needMinor = 0] = MINIMUM_REDIS_VERSION.split(".").map(Number);
+  return major < needMajor || (major === needMajor && minor < needMinor) ? version : undefined;
+}
