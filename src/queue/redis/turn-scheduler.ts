@@ -78,8 +78,8 @@ function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 export function createTurnScheduler(options: TurnSchedulerOptions): TurnScheduler {
   const { redis, keys, turns } = options;
   const leaseMs = options.leaseMs ?? 5000;
-  const batchSize = options.batchSize ?? 200;
-  const idlePollMs = options.idlePollMs ?? 250;
+  const batchSize = options.batchSize ?? 50;
+  const idlePollMs = options.idlePollMs ?? 50;
   const sweepAfterMs = options.sweepAfterMs ?? 120_000;
   const sweepEveryMs = options.sweepEveryMs ?? 30_000;
   const stepTimeoutMs = options.stepTimeoutMs ?? 2000;
