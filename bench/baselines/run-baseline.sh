@@ -17,6 +17,8 @@ APP_SECRET="${APP_SECRET:-bench-secret}"
 OUT="${OUT:-bench/results}"
 PREFIX="bench-base-$(date +%s)-$$"
 mkdir -p "$OUT"
+redis_used() { redis-cli -u "$REDIS_URL" info memory | tr -d '\r' | sed -n 's/^used_memory://p'; }
+REDIS_BEFORE=$(redis_used)
 
 node dist/bench/baselines/naive-ingress.js --port "$PORT" --redis "$REDIS_URL" --prefix "$PREFIX" \
   --secret "$APP_SECRET" >"$OUT/baseline-$PREFIX.server.log" 2>&1 &
@@ -41,6 +43,8 @@ tail -n 1 "$OUT/baseline-$PREFIX.txt" >"$OUT/baseline-$PREFIX.json"
 
 # Let the server finish anything it still had in hand, then count.
 sleep 0.5
+PEAK_RSS_KB=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/"$SERVER_PID"/status 2>/dev/null || echo 0)
+REDIS_AFTER=$(redis_used)
 node dist/bench/ingress/count-baseline.js --redis "$REDIS_URL" --prefix "$PREFIX" | tee "$OUT/baseline-$PREFIX.count.txt"
 tail -n 1 "$OUT/baseline-$PREFIX.count.txt" >"$OUT/baseline-$PREFIX.count.json"
 
@@ -52,3 +56,9 @@ const d = load.total.distinctSent, a = load.total.distinctAcked, e = count.total
 process.stdout.write(`enqueued ${e} jobs vs ${d} distinct messages sent (${a} acked 200, warmup included): ` +
   (e === d ? "match" : `MISMATCH (${e - d})`) + "\n");
 ' "$OUT/baseline-$PREFIX.json" "$OUT/baseline-$PREFIX.count.json"
+node -e '
+const [rss, before, after, file] = process.argv.slice(1);
+const total = JSON.parse(require("node:fs").readFileSync(file, "utf8")).total.distinctSent;
+process.stdout.write(`memory: server peak RSS ${(rss / 1024).toFixed(0)} MiB; Redis +${((after - before) / 1048576).toFixed(1)} MiB, ` +
+  `${Math.round((after - before) / total)} bytes per distinct message kept\n`);
+' "$PEAK_RSS_KB" "$REDIS_BEFORE" "$REDIS_AFTER" "$OUT/baseline-$PREFIX.json"

@@ -16,7 +16,7 @@ run() { # label, ignored, command...
   local label=$1 script=$2; shift 2
   local log="$OUT/compare-$(date +%s)-$label.txt"
   env "$@" >"$log" 2>&1 || { cat "$log"; exit 1; }
-  grep -E "match|MISMATCH" "$log" | tail -n 1 | sed "s/^/   $label: /"
+  grep -E "match|MISMATCH|^memory:" "$log" | tail -n 2 | sed "s/^/   $label: /"
   grep '^{"mode"' "$log" >"$log.json"
   echo "== $label: $(json "$log.json")"
 }
@@ -27,6 +27,7 @@ run ss-closed-noscheduler x env SCHEDULER=off bench/ingress/run-sharpsharp.sh --
 run ss-closed-scheduler-process x env SCHEDULER=process bench/ingress/run-sharpsharp.sh --mode closed --connections 50 --duration "$D"
 run ss-closed-scheduler-inproc x env SCHEDULER=inproc bench/ingress/run-sharpsharp.sh --mode closed --connections 50 --duration "$D"
 run baseline-open2000 x bench/baselines/run-baseline.sh --mode open --rate 2000 --duration "$D"
+run ss-open2000-noscheduler x env SCHEDULER=off bench/ingress/run-sharpsharp.sh --mode open --rate 2000 --duration "$D"
 run ss-open2000-scheduler-process x env SCHEDULER=process bench/ingress/run-sharpsharp.sh --mode open --rate 2000 --duration "$D"
 run ss-open2000-scheduler-inproc x env SCHEDULER=inproc bench/ingress/run-sharpsharp.sh --mode open --rate 2000 --duration "$D"
 run ss-open2000-dup20-scheduler-process x env SCHEDULER=process bench/ingress/run-sharpsharp.sh --mode open --rate 2000 --duration "$D" --dup 0.2

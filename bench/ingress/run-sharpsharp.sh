@@ -18,6 +18,8 @@ OUT="${OUT:-bench/results}"
 PREFIX="bench-ss-$(date +%s)-$$"
 SCHEDULER="${SCHEDULER:-inproc}"
 mkdir -p "$OUT"
+redis_used() { redis-cli -u "$REDIS_URL" info memory | tr -d '\r' | sed -n 's/^used_memory://p'; }
+REDIS_BEFORE=$(redis_used)
 echo "turn scheduler: $SCHEDULER"
 
 INPROC=off
@@ -49,6 +51,8 @@ timeout 300 node dist/bench/ingress/run.js --url "http://127.0.0.1:$PORT/webhook
 tail -n 1 "$OUT/sharpsharp-$PREFIX.txt" >"$OUT/sharpsharp-$PREFIX.json"
 
 sleep 1
+PEAK_RSS_KB=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/"$SERVER_PID"/status 2>/dev/null || echo 0)
+REDIS_AFTER=$(redis_used)
 node dist/bench/ingress/count-sharpsharp.js --redis "$REDIS_URL" --prefix "$PREFIX" | tee "$OUT/sharpsharp-$PREFIX.count.txt"
 tail -n 1 "$OUT/sharpsharp-$PREFIX.count.txt" >"$OUT/sharpsharp-$PREFIX.count.json"
 
@@ -60,3 +64,9 @@ const d = load.total.distinctSent, a = load.total.distinctAcked, e = count.total
 process.stdout.write(`recorded ${e} vs ${d} distinct messages sent (${a} acked 200, warmup included): ` +
   (e === d ? "match: 0 lost, 0 doubled" : `MISMATCH (${e - d})`) + ` ; inbox entries ${count.inboxMessages}\n`);
 ' "$OUT/sharpsharp-$PREFIX.json" "$OUT/sharpsharp-$PREFIX.count.json"
+node -e '
+const [rss, before, after, file] = process.argv.slice(1);
+const total = JSON.parse(require("node:fs").readFileSync(file, "utf8")).total.distinctSent;
+process.stdout.write(`memory: server peak RSS ${(rss / 1024).toFixed(0)} MiB; Redis +${((after - before) / 1048576).toFixed(1)} MiB, ` +
+  `${Math.round((after - before) / total)} bytes per distinct message kept\n`);
+' "$PEAK_RSS_KB" "$REDIS_BEFORE" "$REDIS_AFTER" "$OUT/sharpsharp-$PREFIX.json"
