@@ -145,7 +145,11 @@ export async function startIngress(
     logger,
     bodyLimitBytes: config.server.bodyLimitBytes,
   });
-  const url = await app.listen({ host: config.server.host, port: config.server.port });
+  await app.listen({ host: config.server.host, port: config.server.port });
+  // Say the address as configured (0.0.0.0 = every interface), with the port actually bound.
+  const { port } = app.server.address() as { port: number };
+  const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
+  const url = `http://${host}:${port}`;
   logger.info(
     {
       url,
