@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfigFromProcess } from "./config/index.js";
+import { createFakeGraphApi, FAKE_GRAPH_USAGE, parseFakeGraphArgs } from "./dev/index.js";
 import { SharpsharpError } from "./errors/index.js";
 import { startIngress, startScheduler } from "./main.js";
-import { createLogger } from "./observability/index.js";
+import { createLogger, type Logger } from "./observability/index.js";
 
 const USAGE = `Usage: sharpsharp <command>
 
@@ -11,6 +12,7 @@ Commands:
   ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL).
   scheduler   Run a turn scheduler only (due conversations -> BullMQ turn jobs).
   start       Run sharpsharp (in this release: the ingress).
+  fake-graph  Run a fake WhatsApp Graph API for local runs and tests (--help for its flags).
   help        Show this help.
   version     Print the version.
 
@@ -28,11 +30,8 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-async function run(role: "ingress" | "scheduler"): Promise<void> {
-  const config = loadConfigFromProcess({ requireTenants: role === "ingress" });
-  const logger = createLogger({ level: config.logLevel });
-  const running =
-    role === "ingress" ? await startIngress(config, { logger }) : await startScheduler(config, { logger });
+/** Closes `running` on SIGTERM/SIGINT, then exits 0 (1 if closing fails or takes over 10 s). */
+function closeOnSignals(logger: Logger, running: { close(): Promise<void> }): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -58,6 +57,37 @@ async function run(role: "ingress" | "scheduler"): Promise<void> {
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
+async function run(role: "ingress" | "scheduler"): Promise<void> {
+  const config = loadConfigFromProcess({ requireTenants: role === "ingress" });
+  const logger = createLogger({ level: config.logLevel });
+  const running =
+    role === "ingress" ? await startIngress(config, { logger }) : await startScheduler(config, { logger });
+  closeOnSignals(logger, running);
+}
+
+async function runFakeGraph(args: readonly string[]): Promise<void> {
+  if (args.includes("--help")) {
+    process.stdout.write(`${FAKE_GRAPH_USAGE}\n`);
+    return;
+  }
+  const parsed = parseFakeGraphArgs(args, process.env);
+  if (!parsed.ok) fail(`${parsed.problems.join("\n")}\n\n${FAKE_GRAPH_USAGE}`);
+  const { host, port, api } = parsed.value;
+  // Quiet by default: the one line below is what a developer needs; LOG_LEVEL=info shows more.
+  const logger = createLogger({ level: process.env.LOG_LEVEL?.trim() || "warn" });
+  const fake = createFakeGraphApi({ logger }, api);
+  const url = await fake.listen({ host, port });
+  const limits = [
+    api.limits?.throughput === undefined ? undefined : `${api.limits.throughput.mps} mps`,
+    api.limits?.pair === undefined ? undefined : "pair limit",
+  ].filter((limit) => limit !== undefined);
+  process.stdout.write(
+    `sharpsharp fake Graph API listening on ${url} (set GRAPH_API_BASE_URL=${url}; ` +
+      `limits: ${limits.length === 0 ? "off" : limits.join(", ")}; faults: ${JSON.stringify(fake.faults())})\n`,
+  );
+  closeOnSignals(logger, fake);
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const { positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: false });
   const command = positionals[0] ?? "help";
@@ -67,6 +97,8 @@ async function main(argv: readonly string[]): Promise<void> {
       return run("ingress");
     case "scheduler":
       return run("scheduler");
+    case "fake-graph":
+      return runFakeGraph(argv.slice(argv.indexOf("fake-graph") + 1));
     case "version":
     case "--version":
       process.stdout.write(`${version()}\n`);

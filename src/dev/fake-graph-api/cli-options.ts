@@ -1,0 +1,92 @@
+import { parseArgs } from "node:util";
+import type { FakeGraphApiOptions } from "./create-fake-graph-api.js";
+
+/** What `sharpsharp fake-graph` runs with. */
+export interface FakeGraphCliOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly api: FakeGraphApiOptions;
+}
+
+export type FakeGraphCliParse =
+  | { readonly ok: true; readonly value: FakeGraphCliOptions }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+export const FAKE_GRAPH_USAGE = `Usage: sharpsharp fake-graph [options]
+
+A fake WhatsApp Graph API on a real port, for local runs and load tests.
+
+Options:
+  --host <host>           listen address (default 127.0.0.1)
+  --port <port>           listen port (default 4000; 0 = any free port)
+  --token <token>         accepted bearer token, repeatable (default: $WHATSAPP_TOKEN, else "test-token")
+  --mps <n>               throughput limit per phone number id, messages/s (default: no limit)
+  --pair-limit on|off     Meta's pair rate limit (burst 10, then 1 per 6 s; default off)
+  --error-rate <0..1>     share of sends answered 500 (131000)
+  --latency-ms <ms>       delay before every answer`;
+
+function number(raw: string | undefined, name: string, problems: string[], check: (n: number) => boolean) {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value) || !check(value)) {
+    problems.push(`--${name}: "${raw}" is not valid`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Parses the flags of `sharpsharp fake-graph`; every problem is reported at once. */
+export function parseFakeGraphArgs(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): FakeGraphCliParse {
+  let values: Record<string, string | string[] | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      allowPositionals: false,
+      options: {
+        host: { type: "string" },
+        port: { type: "string" },
+        token: { type: "string", multiple: true },
+        mps: { type: "string" },
+        "pair-limit": { type: "string" },
+        "error-rate": { type: "string" },
+        "latency-ms": { type: "string" },
+      },
+    }));
+  } catch (error) {
+    return { ok: false, problems: [(error as Error).message] };
+  }
+  const problems: string[] = [];
+  const text = (name: string) => values[name] as string | undefined;
+  const whole = (n: number) => Number.isInteger(n) && n >= 0;
+  const port = number(text("port"), "port", problems, (n) => whole(n) && n <= 65_535) ?? 4000;
+  const mps = number(text("mps"), "mps", problems, (n) => whole(n) && n > 0);
+  const errorRate = number(text("error-rate"), "error-rate", problems, (n) => n >= 0 && n <= 1);
+  const latencyMs = number(text("latency-ms"), "latency-ms", problems, whole);
+  const pairLimit = text("pair-limit") ?? "off";
+  if (pairLimit !== "on" && pairLimit !== "off")
+    problems.push(`--pair-limit: "${pairLimit}" is not on or off`);
+  if (problems.length > 0) return { ok: false, problems };
+
+  const tokens = (values.token as string[] | undefined) ?? [env.WHATSAPP_TOKEN?.trim() || "test-token"];
+  return {
+    ok: true,
+    value: {
+      host: text("host") ?? "127.0.0.1",
+      port,
+      api: {
+        tokens,
+        limits: {
+          ...(mps === undefined ? {} : { throughput: { mps } }),
+          ...(pairLimit === "on" ? { pair: {} } : {}),
+        },
+        faults: {
+          ...(errorRate === undefined ? {} : { errorRate }),
+          ...(latencyMs === undefined ? {} : { latencyMs }),
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { checkToken, type FakeGraphContext, passOutage } from "./fake-graph-context.js";
+import { type GraphErrorReply, unknownObjectError } from "./graph-error.js";
+import type { FakeRequestKind } from "./records.js";
+
+/** Meta's media URLs stop working after about 5 minutes. */
+export const MEDIA_URL_TTL_MS = 5 * 60_000;
+
+const DOWNLOAD_PATH = "/media-download";
+
+function urlHash(id: string, expires: string): string {
+  return createHash("sha256").update(`${id}:${expires}`).digest("base64url").slice(0, 24);
+}
+
+type MediaRequest = FastifyRequest<{
+  Params: { mediaId: string };
+  Querystring: { ext?: string; hash?: string };
+}>;
+
+/**
+ * `GET /{version}/{media-id}` (the media's URL, valid 5 minutes) and
+ * `GET /media-download/{media-id}?…` (its bytes). Both need the bearer
+ * token, as Meta's do.
+ */
+export function registerMediaRoutes(app: FastifyInstance, ctx: FakeGraphContext): void {
+  const handle = async (
+    request: MediaRequest,
+    reply: FastifyReply,
+    kind: FakeRequestKind,
+    answer: () => GraphErrorReply | undefined,
+  ) => {
+    const receivedAt = ctx.now();
+    const error = (await passOutage(ctx)) ?? checkToken(ctx, request) ?? answer();
+    const base = { kind, path: request.url, receivedAt };
+    if (error === undefined) {
+      ctx.records.addRequest({ ...base, outcome: "accepted", status: 200 });
+      return reply;
+    }
+    ctx.records.addRequest({
+      ...base,
+      outcome: "rejected",
+      status: error.status,
+      errorCode: error.body.error.code as number,
+    });
+    return reply.code(error.status).send(error.body);
+  };
+
+  app.get("/:version/:mediaId", (request: MediaRequest, reply) =>
+    handle(request, reply, "media-url", () => {
+      const { mediaId } = request.params;
+      const media = ctx.media.get(mediaId);
+      if (media === undefined) return unknownObjectError(mediaId, ctx.ids.traceId(), "get");
+      const expires = String(Math.floor((ctx.now() + MEDIA_URL_TTL_MS) / 1000));
+      const base = ctx.publicUrl ?? `${request.protocol}://${request.host}`;
+      const query = new URLSearchParams({ mid: mediaId, ext: expires, hash: urlHash(mediaId, expires) });
+      reply.send({
+        messaging_product: "whatsapp",
+        url: `${base.replace(/\/$/, "")}${DOWNLOAD_PATH}/${encodeURIComponent(mediaId)}?${query}`,
+        mime_type: media.mimeType,
+        sha256: media.sha256,
+        file_size: String(media.bytes.length),
+        id: mediaId,
+      });
+      return undefined;
+    }),
+  );
+
+  app.get(`${DOWNLOAD_PATH}/:mediaId`, (request: MediaRequest, reply) =>
+    handle(request, reply, "media-download", () => {
+      const { mediaId } = request.params;
+      const { ext, hash } = request.query;
+      const media = ctx.media.get(mediaId);
+      const valid =
+        media !== undefined &&
+        typeof ext === "string" &&
+        hash === urlHash(mediaId, ext) &&
+        ctx.now() <= Number(ext) * 1000;
+      // Meta answers an expired or unknown URL with a plain 404.
+      if (!valid) return unknownObjectError(mediaId, ctx.ids.traceId(), "get");
+      reply.header("content-type", media.mimeType).send(media.bytes);
+      return undefined;
+    }),
+  );
+}

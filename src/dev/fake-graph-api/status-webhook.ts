@@ -1,0 +1,92 @@
+/** The statuses the fake can report for a message it accepted. */
+export type FakeStatus = "sent" | "delivered" | "read" | "failed";
+
+/** One `errors[]` item of a `failed` status, as Meta writes it. */
+export interface StatusError {
+  readonly code: number;
+  readonly title: string;
+  readonly message?: string;
+  readonly error_data?: { readonly details: string };
+  readonly href?: string;
+}
+
+export interface StatusWebhookSpec {
+  readonly wamid: string;
+  readonly status: FakeStatus;
+  /** Unix seconds. */
+  readonly timestamp: number;
+  readonly wabaId: string;
+  readonly phoneNumberId: string;
+  readonly displayPhoneNumber: string;
+  /** The customer's phone number as digits (absent for a customer known only by BSUID). */
+  readonly recipientId?: string;
+  readonly recipientUserId?: string;
+  /** `template` sends are billed as utility; everything else is a free service reply. */
+  readonly messageType?: string;
+  readonly errors?: readonly StatusError[];
+  readonly bizOpaqueCallbackData?: string;
+}
+
+const ERRORS_HREF = "/documentation/business-messaging/whatsapp/support/error-codes";
+
+/** What Meta reports for a `failed` status when the caller names no error. */
+export const DEFAULT_FAILED_ERRORS: readonly StatusError[] = [
+  {
+    code: 131000,
+    title: "Something went wrong",
+    message: "Something went wrong",
+    error_data: { details: "Something went wrong" },
+    href: ERRORS_HREF,
+  },
+];
+
+/** Meta writes non-ASCII characters as lowercase \uXXXX escapes. */
+export function escapeNonAscii(json: string): string {
+  return json.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function pricing(messageType: string | undefined) {
+  return messageType === "template"
+    ? { billable: true, pricing_model: "PMP", type: "regular", category: "utility" }
+    : { billable: false, pricing_model: "PMP", type: "free_customer_service", category: "service" };
+}
+
+/**
+ * The exact bytes of a status webhook the way Meta posts it (v24.0+ shape:
+ * `pricing` on sent and delivered, `errors` on failed; compact JSON with
+ * \uXXXX escapes), ready to be signed.
+ */
+export function buildStatusWebhook(spec: StatusWebhookSpec): string {
+  const status: Record<string, unknown> = {
+    id: spec.wamid,
+    status: spec.status,
+    timestamp: String(spec.timestamp),
+  };
+  if (spec.recipientId !== undefined) status.recipient_id = spec.recipientId;
+  if (spec.recipientUserId !== undefined) status.recipient_user_id = spec.recipientUserId;
+  if (spec.bizOpaqueCallbackData !== undefined) status.biz_opaque_callback_data = spec.bizOpaqueCallbackData;
+  if (spec.status === "sent" || spec.status === "delivered") status.pricing = pricing(spec.messageType);
+  if (spec.status === "failed") status.errors = spec.errors ?? DEFAULT_FAILED_ERRORS;
+  const envelope = {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: spec.wabaId,
+        changes: [
+          {
+            value: {
+              messaging_product: "whatsapp",
+              metadata: {
+                display_phone_number: spec.displayPhoneNumber,
+                phone_number_id: spec.phoneNumberId,
+              },
+              statuses: [status],
+            },
+            field: "messages",
+          },
+        ],
+      },
+    ],
+  };
+  return escapeNonAscii(JSON.stringify(envelope));
+}

@@ -1,0 +1,35 @@
+export {
+  FAKE_GRAPH_USAGE,
+  type FakeGraphCliOptions,
+  type FakeGraphCliParse,
+  parseFakeGraphArgs,
+} from "./fake-graph-api/cli-options.js";
+export {
+  createFakeGraphApi,
+  type FakeGraphApi,
+  type FakeGraphApiDeps,
+  type FakeGraphApiOptions,
+} from "./fake-graph-api/create-fake-graph-api.js";
+export type { FaultPatch, FaultSettings, ForcedError } from "./fake-graph-api/faults.js";
+export { FORCEABLE_ERROR_CODES, type ForceableErrorCode } from "./fake-graph-api/graph-error.js";
+export type { FakeGraphIds } from "./fake-graph-api/ids.js";
+export type { FakeMedia } from "./fake-graph-api/media-store.js";
+export type { FakeMessageRecord, FakeRequestRecord, MessageFilter } from "./fake-graph-api/records.js";
+export { createSeededRandom } from "./fake-graph-api/seeded-random.js";
+export {
+  DEFAULT_PAIR_BURST,
+  DEFAULT_PAIR_REFILL_MS,
+  DEFAULT_THROUGHPUT_MPS,
+  type SendLimitOptions,
+} from "./fake-graph-api/send-limits.js";
+export type {
+  AutoStatusOptions,
+  PostStatusOptions,
+  PostStatusResult,
+} from "./fake-graph-api/status-poster.js";
+export {
+  buildStatusWebhook,
+  type FakeStatus,
+  type StatusError,
+  type StatusWebhookSpec,
+} from "./fake-graph-api/status-webhook.js";
