@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfigFromProcess } from "./config/index.js";
+import { ConfigError, loadConfigFromProcess, loadDevToolEnv } from "./config/index.js";
 import { createFakeGraphApi, FAKE_GRAPH_USAGE, parseFakeGraphArgs } from "./dev/index.js";
 import { SharpsharpError } from "./errors/index.js";
 import { startIngress, startScheduler } from "./main.js";
@@ -70,11 +70,12 @@ async function runFakeGraph(args: readonly string[]): Promise<void> {
     process.stdout.write(`${FAKE_GRAPH_USAGE}\n`);
     return;
   }
-  const parsed = parseFakeGraphArgs(args, process.env);
+  const devEnv = loadDevToolEnv();
+  const parsed = parseFakeGraphArgs(args, { WHATSAPP_TOKEN: devEnv.whatsappToken });
   if (!parsed.ok) fail(`${parsed.problems.join("\n")}\n\n${FAKE_GRAPH_USAGE}`);
   const { host, port, api } = parsed.value;
   // Quiet by default: the one line below is what a developer needs; LOG_LEVEL=info shows more.
-  const logger = createLogger({ level: process.env.LOG_LEVEL?.trim() || "warn" });
+  const logger = createLogger({ level: devEnv.logLevel ?? "warn" });
   const fake = createFakeGraphApi({ logger }, api);
   const url = await fake.listen({ host, port });
   const limits = [

@@ -7,4 +7,4 @@ export {
 } from "./app-config.js";
 export { type LogLevel, SECRET_ENV_NAMES } from "./env-schema.js";
 export { ConfigError, configErrorCatalog } from "./errors.js";
-export { type LoadConfigOptions, loadConfig, loadConfigFromProcess } from "./load-config.js";
+export { type LoadConfigOptions, loadConfig, loadConfigFromProcess, loadDevToolEnv } from "./load-config.js";

@@ -241,3 +241,17 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
 export function loadConfigFromProcess(options: { requireTenants?: boolean } = {}): AppConfig {
   return loadConfig({ env: process.env, cwd: process.cwd(), ...options });
 }
+
+/** What the developer tools (the fake Graph API) take from the environment, trimmed; unset when empty. */
+export function loadDevToolEnv(): { readonly whatsappToken?: string; readonly logLevel?: string } {
+  const pick = (name: string) => {
+    const value = process.env[name]?.trim();
+    return value === undefined || value === "" ? undefined : value;
+  };
+  const whatsappToken = pick("WHATSAPP_TOKEN");
+  const logLevel = pick("LOG_LEVEL");
+  return {
+    ...(whatsappToken === undefined ? {} : { whatsappToken }),
+    ...(logLevel === undefined ? {} : { logLevel }),
+  };
+}
