@@ -5,12 +5,13 @@ import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
 import { mainErrorCatalog } from "./main.js";
 import { queueErrorCatalog } from "./queue/index.js";
-import { whatsappErrorCatalog } from "./whatsapp/index.js";
+import { graphApiErrorCatalog, whatsappErrorCatalog } from "./whatsapp/index.js";
 
 const catalogs: Record<string, ErrorCatalogEntry>[] = [
   configErrorCatalog,
   mainErrorCatalog,
   whatsappErrorCatalog,
+  graphApiErrorCatalog,
   queueErrorCatalog,
   ingressErrorCatalog,
 ];

@@ -1,4 +1,30 @@
 export { WebhookShapeError, whatsappErrorCatalog } from "./errors.js";
+export {
+  createGraphApiClient,
+  type GraphApiClient,
+  type GraphApiClientDeps,
+  type GraphApiClientOptions,
+  type MediaInfo,
+  type OutboundMessageBody,
+  type SendContact,
+  type SendResult,
+} from "./graph-api-client.js";
+export {
+  GraphApiError,
+  type GraphApiErrorInit,
+  graphApiErrorCatalog,
+  ResponseTooLargeError,
+  TransportError,
+  type TransportFailure,
+  UnexpectedResponseError,
+} from "./graph-api-errors.js";
+export {
+  createHttpTransport,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpTransport,
+  type HttpTransportOptions,
+} from "./http-transport.js";
 export type {
   ChangeEvent,
   CustomerIdentity,

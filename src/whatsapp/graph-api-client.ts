@@ -1,0 +1,205 @@
+import type { z } from "zod";
+import { UnexpectedResponseError } from "./graph-api-errors.js";
+import { mediaInfoSchema, sendSuccessSchema, successFlagSchema } from "./graph-api-schemas.js";
+import { graphErrorFromResponse } from "./graph-error-from-response.js";
+import {
+  createHttpTransport,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpTransport,
+} from "./http-transport.js";
+
+/** What the client is given: the wire and the clock. */
+export interface GraphApiClientDeps {
+  /** The wire; default: a keep-alive node:http/https transport owned (and closed) by the client. */
+  readonly transport?: HttpTransport;
+  /** ms since the epoch; reads Retry-After dates. Default Date.now. */
+  readonly now?: () => number;
+}
+
+/** Where and as whom the client calls; checked once at creation. */
+export interface GraphApiClientOptions {
+  /** Graph API root, e.g. `https://graph.facebook.com` (a path prefix is kept). */
+  readonly baseUrl: string;
+  /** e.g. `v25.0`. */
+  readonly version: string;
+  /** The tenant's bearer token; never appears in an error message. */
+  readonly token: string;
+  /** Longest a call may take, connect to last byte, ms. */
+  readonly timeoutMs: number;
+  /** Largest JSON answer read, bytes; default 1 MiB. */
+  readonly maxResponseBytes?: number;
+}
+
+/** A Cloud API message body without `messaging_product` (the client adds it): `to` or `recipient`, `type`, `<type>`. */
+export type OutboundMessageBody = Readonly<Record<string, unknown>> & { readonly type: string };
+
+/** The customer Meta resolved the send to. */
+export interface SendContact {
+  /** What we sent as `to` or `recipient`. */
+  readonly input: string | undefined;
+  readonly waId: string | undefined;
+  /** Business-scoped user id, for customers without a phone number. */
+  readonly userId: string | undefined;
+}
+
+/** Meta accepted the message (accepted, not delivered: statuses follow by webhook). */
+export interface SendResult {
+  readonly wamid: string;
+  /** Undefined if Meta left `contacts` out. */
+  readonly contact: SendContact | undefined;
+  /** `accepted` or `held_for_quality_assessment` for paced templates; else undefined. */
+  readonly messageStatus: string | undefined;
+}
+
+/** A media id resolved by `getMediaUrl`. */
+export interface MediaInfo {
+  /** Download URL, valid about 5 minutes; fetch with `downloadMedia`. */
+  readonly url: string;
+  readonly mimeType: string;
+  readonly sha256: string;
+  readonly fileSize: number;
+}
+
+/** Meta's Graph API, as sharpsharp calls it. Errors: GraphApiError, TransportError, UnexpectedResponseError, ResponseTooLargeError. */
+export interface GraphApiClient {
+  sendMessage(phoneNumberId: string, body: OutboundMessageBody): Promise<SendResult>;
+  /** Marks `wamid` (and every earlier message of the thread) read; `typing` also shows the typing indicator (25 s). */
+  markRead(phoneNumberId: string, wamid: string, options?: { readonly typing?: boolean }): Promise<void>;
+  getMediaUrl(mediaId: string, options?: { readonly phoneNumberId?: string }): Promise<MediaInfo>;
+  /**
+   * The bytes at a `getMediaUrl` URL, at most `maxBytes`. The token is sent only
+   * over https or to the configured Graph API origin. `timeoutMs` defaults to the client's.
+   */
+  downloadMedia(
+    url: string,
+    options: { readonly maxBytes: number; readonly timeoutMs?: number },
+  ): Promise<Buffer>;
+  /** Closes the transport if the client created it. */
+  close(): Promise<void>;
+}
+
+function checkOptions(options: GraphApiClientOptions): URL {
+  const base = new URL(options.baseUrl);
+  if (base.protocol !== "https:" && base.protocol !== "http:") {
+    throw new TypeError(`Graph API baseUrl must be http(s), got ${base.protocol}`);
+  }
+  if (!/^v\d+\.\d+$/.test(options.version)) throw new TypeError("Graph API version must look like v25.0");
+  if (options.token.trim() === "") throw new TypeError("Graph API token is empty");
+  if (!(options.timeoutMs > 0)) throw new TypeError("Graph API timeoutMs must be positive");
+  return base;
+}
+
+/**
+ * A Graph API client for one token (one tenant). Several clients can share
+ * one transport, and so its keep-alive connections.
+ */
+export function createGraphApiClient(
+  deps: GraphApiClientDeps,
+  options: GraphApiClientOptions,
+): GraphApiClient {
+  const base = checkOptions(options);
+  const root = `${base.origin}${base.pathname.replace(/\/+$/, "")}/${options.version}`;
+  const transport = deps.transport ?? createHttpTransport();
+  const now = deps.now ?? Date.now;
+  const auth = { authorization: `Bearer ${options.token}` };
+  const maxResponseBytes = options.maxResponseBytes ?? 1024 * 1024;
+
+  const call = async (spec: Omit<HttpRequest, "timeoutMs" | "maxBytes"> & Partial<HttpRequest>) => {
+    const response = await transport.request({
+      timeoutMs: options.timeoutMs,
+      maxBytes: maxResponseBytes,
+      ...spec,
+    });
+    if (response.status >= 200 && response.status < 300) return response;
+    throw graphErrorFromResponse(spec.operation, response, { token: options.token, now });
+  };
+  const postJson = (operation: string, path: string, body: unknown) =>
+    call({
+      operation,
+      method: "POST",
+      url: new URL(`${root}/${path}`),
+      headers: { ...auth, "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+  const parse = <S extends z.ZodType>(operation: string, response: HttpResponse, schema: S): z.output<S> => {
+    let json: unknown;
+    try {
+      json = JSON.parse(response.body.toString("utf8"));
+    } catch {
+      throw new UnexpectedResponseError(operation, response.status, "not JSON");
+    }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined ? "" : `${issue.path.join(".") || "(top level)"}: ${issue.message}`;
+    throw new UnexpectedResponseError(operation, response.status, where);
+  };
+
+  return {
+    async sendMessage(phoneNumberId, body) {
+      const operation = "send message";
+      const response = await postJson(operation, `${encodeURIComponent(phoneNumberId)}/messages`, {
+        messaging_product: "whatsapp",
+        ...body,
+      });
+      const data = parse(operation, response, sendSuccessSchema);
+      const contact = data.contacts?.[0];
+      const message = data.messages[0] as (typeof data.messages)[number];
+      return {
+        wamid: message.id,
+        contact:
+          contact === undefined
+            ? undefined
+            : { input: contact.input, waId: contact.wa_id, userId: contact.user_id },
+        messageStatus: message.message_status,
+      };
+    },
+
+    async markRead(phoneNumberId, wamid, markOptions = {}) {
+      const operation = markOptions.typing === true ? "typing indicator" : "mark as read";
+      const response = await postJson(operation, `${encodeURIComponent(phoneNumberId)}/messages`, {
+        messaging_product: "whatsapp",
+        status: "read",
+        message_id: wamid,
+        ...(markOptions.typing === true ? { typing_indicator: { type: "text" } } : {}),
+      });
+      parse(operation, response, successFlagSchema);
+    },
+
+    async getMediaUrl(mediaId, mediaOptions = {}) {
+      const operation = "get media url";
+      const url = new URL(`${root}/${encodeURIComponent(mediaId)}`);
+      if (mediaOptions.phoneNumberId !== undefined) {
+        url.searchParams.set("phone_number_id", mediaOptions.phoneNumberId);
+      }
+      const response = await call({
+        operation,
+        method: "GET",
+        url,
+        headers: { ...auth, accept: "application/json" },
+      });
+      const data = parse(operation, response, mediaInfoSchema);
+      return { url: data.url, mimeType: data.mime_type, sha256: data.sha256, fileSize: data.file_size };
+    },
+
+    async downloadMedia(url, downloadOptions) {
+      const target = new URL(url);
+      // Never hand the token to a third party in clear text.
+      const trusted = target.protocol === "https:" || target.origin === base.origin;
+      const response = await call({
+        operation: "download media",
+        method: "GET",
+        url: target,
+        headers: trusted ? auth : {},
+        maxBytes: downloadOptions.maxBytes,
+        timeoutMs: downloadOptions.timeoutMs ?? options.timeoutMs,
+      });
+      return response.body;
+    },
+
+    async close() {
+      if (deps.transport === undefined) await transport.close();
+    },
+  };
+}
