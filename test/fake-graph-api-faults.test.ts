@@ -1,18 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createSeededRandom } from "../src/dev/index.js";
 import { eventually } from "./support/eventually.js";
-import { type RunningFake, startFake, textTo } from "./support/fake-graph.js";
+import { startFake, textTo, trackFakes } from "./support/fake-graph.js";
 import { fixtureJson } from "./support/meta-fixtures.js";
 
-const running: RunningFake[] = [];
-async function fake(...args: Parameters<typeof startFake>): Promise<RunningFake> {
-  const started = await startFake(...args);
-  running.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.fake.close()));
-});
+const fake = trackFakes(afterEach);
 
 const customer = (i: number) => `+23480${String(i).padStart(8, "0")}`;
 

@@ -1,18 +1,10 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { PHONE_NUMBER_ID, type RunningFake, startFake, textTo } from "./support/fake-graph.js";
+import { PHONE_NUMBER_ID, textTo, trackFakes } from "./support/fake-graph.js";
 import { fixtureJson } from "./support/meta-fixtures.js";
 
 const CHINEDU = "+2348012345678";
-const running: RunningFake[] = [];
-async function fake(...args: Parameters<typeof startFake>): Promise<RunningFake> {
-  const started = await startFake(...args);
-  running.push(started);
-  return started;
-}
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.fake.close()));
-});
+const fake = trackFakes(afterEach);
 
 /** Keys of a JSON value, recursively, so shapes compare without their invented values. */
 function shape(value: unknown): unknown {

@@ -68,3 +68,19 @@ export async function startFake(
 export function textTo(to: string, body = "How far?"): Record<string, unknown> {
   return { messaging_product: "whatsapp", recipient_type: "individual", to, type: "text", text: { body } };
 }
+
+/**
+ * `startFake` for one test file: every fake it starts is closed after each test.
+ * Call once at the top of a file and use the returned function instead of startFake.
+ */
+export function trackFakes(afterEachHook: (fn: () => Promise<void>) => void) {
+  const running: RunningFake[] = [];
+  afterEachHook(async () => {
+    await Promise.all(running.splice(0).map((r) => r.fake.close()));
+  });
+  return async (...args: Parameters<typeof startFake>): Promise<RunningFake> => {
+    const started = await startFake(...args);
+    running.push(started);
+    return started;
+  };
+}
