@@ -4,6 +4,7 @@ import { configErrorCatalog } from "./config/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
 import { mainErrorCatalog } from "./main.js";
+import { outboundErrorCatalog } from "./outbound/index.js";
 import { queueErrorCatalog } from "./queue/index.js";
 import { graphApiErrorCatalog, whatsappErrorCatalog } from "./whatsapp/index.js";
 
@@ -14,6 +15,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   graphApiErrorCatalog,
   queueErrorCatalog,
   ingressErrorCatalog,
+  outboundErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

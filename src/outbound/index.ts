@@ -4,4 +4,33 @@ export {
   type SendDecision,
   type SendRetryPolicy,
 } from "./classify-send-error.js";
+export { OutboundGivenUpError, OutboundReplyInvalidError, outboundErrorCatalog } from "./errors.js";
+export { createOutboundKeys, customerOf } from "./outbound-keys.js";
+export {
+  createOutboundMetrics,
+  type LimiterWait,
+  type OutboundMetrics,
+  type SendOutcome,
+} from "./outbound-metrics.js";
+export {
+  createOutboundWorker,
+  type OutboundWorker,
+  type OutboundWorkerDeps,
+  type OutboundWorkerOptions,
+} from "./outbound-worker.js";
+export type { OutboundQueue, OutboundReply, SendRateLimiter, SendSlot, TenantSendPause } from "./ports.js";
+export {
+  createRedisOutboundQueue,
+  outboundJobId,
+  type RedisOutboundQueue,
+  type RedisOutboundQueueOptions,
+} from "./redis-outbound-queue.js";
+export {
+  createRedisSendRateLimiter,
+  DEFAULT_PAIR_LIMIT,
+  DEFAULT_THROUGHPUT_MPS,
+  type PairLimit,
+  type RedisSendRateLimiterOptions,
+} from "./redis-send-rate-limiter.js";
+export { createRedisTenantSendPause } from "./redis-tenant-send-pause.js";
 export type { GiveUpReason } from "./send-error-codes.js";

@@ -1,5 +1,12 @@
 export { QueueUnavailableError, queueErrorCatalog } from "./errors.js";
-export { type EventJob, JOB_NAMES, QUEUE_NAMES, type TurnJob } from "./job-names.js";
+export {
+  type EventJob,
+  JOB_NAMES,
+  type OutboundJob,
+  type OutboundReply,
+  QUEUE_NAMES,
+  type TurnJob,
+} from "./job-names.js";
 export type {
   ConversationInbox,
   EnqueueOutcome,

@@ -8,10 +8,13 @@ import type { InboundEvent } from "../whatsapp/index.js";
  *          the one running. Payload: TurnJob.
  * events — statuses and other webhook events, deduplicated by their dedupeId
  *          for the dedupe TTL. Payload: the InboundEvent itself.
+ * outbound — one job per reply part to send through the Graph API; its job id
+ *          is derived from (tenant, turn, part), so a retried turn never
+ *          queues a second copy. Payload: OutboundJob.
  */
-export const QUEUE_NAMES = { turns: "turns", events: "events" } as const;
+export const QUEUE_NAMES = { turns: "turns", events: "events", outbound: "outbound" } as const;
 
-export const JOB_NAMES = { turn: "turn" } as const;
+export const JOB_NAMES = { turn: "turn", send: "send" } as const;
 
 export interface TurnJob {
   readonly tenantId: string;
@@ -19,3 +22,38 @@ export interface TurnJob {
 }
 
 export type EventJob = InboundEvent;
+
+/**
+ * One part of a reply to send. Exactly one of `to` (wa_id) and `recipient`
+ * (business-scoped user id) names the customer.
+ */
+export interface OutboundReply {
+  readonly tenantId: string;
+  /** The sending business number. */
+  readonly phoneNumberId: string;
+  readonly conversationKey: string;
+  /** The customer's wa_id (phone number). */
+  readonly to?: string;
+  /** The customer's business-scoped user id, for customers without a phone number. */
+  readonly recipient?: string;
+  /** The turn that produced the reply; with `part`, the reply's identity. */
+  readonly turnId: string;
+  /** 0-based index of this message within the turn's reply. */
+  readonly part: number;
+  /** Graph API body fields: `type` and its object, optionally `context` (no `to`/`recipient`). */
+  readonly message: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Payload of an `outbound` job: the reply plus the sender's own bookkeeping
+ * (BullMQ's attempt counter is not used: waits and retries move the job to
+ * delayed without spending attempts).
+ */
+export interface OutboundJob extends OutboundReply {
+  /** Send attempts that failed so far. */
+  readonly failedAttempts?: number;
+  /** An earlier attempt ended with an unknown outcome and was retried once. */
+  readonly unknownOutcomeRetried?: boolean;
+  /** Set just before a send; found set on a job that starts again, the last send's outcome is unknown. */
+  readonly sending?: boolean;
+}

@@ -1,0 +1,21 @@
+/**
+ * Redis keys of the outbound side (prefix = REDIS_PREFIX). BullMQ keeps the
+ * `outbound` queue under `{p}:outbound:…` itself; these sit beside it.
+ *
+ *   {p}:outbound:rate:number:{phoneNumberId}            str, PX  GCRA theoretical arrival time, ms
+ *   {p}:outbound:rate:pair:{phoneNumberId}:{customer}   str, PX  the same, per recipient (pair limit)
+ *   {p}:outbound:paused:{tenant}                        str, PX  present while the tenant's sends are paused
+ */
+export function createOutboundKeys(prefix: string) {
+  return {
+    numberRate: (phoneNumberId: string) => `${prefix}:outbound:rate:number:${phoneNumberId}`,
+    pairRate: (phoneNumberId: string, customer: string) =>
+      `${prefix}:outbound:rate:pair:${phoneNumberId}:${customer}`,
+    paused: (tenantId: string) => `${prefix}:outbound:paused:${tenantId}`,
+  };
+}
+
+/** The customer of a reply as the limits see it: digits of a wa_id, or the user id as is. */
+export function customerOf(reply: { readonly to?: string; readonly recipient?: string }): string {
+  return reply.to !== undefined ? reply.to.replace(/\D/g, "") : (reply.recipient ?? "");
+}

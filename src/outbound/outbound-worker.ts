@@ -1,0 +1,90 @@
+import { type Job, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "../observability/index.js";
+import { type OutboundJob, QUEUE_NAMES } from "../queue/index.js";
+import type { GraphApiClient } from "../whatsapp/index.js";
+import type { SendRetryPolicy } from "./classify-send-error.js";
+import type { OutboundMetrics } from "./outbound-metrics.js";
+import { createRedisSendRateLimiter, type PairLimit } from "./redis-send-rate-limiter.js";
+import { createRedisTenantSendPause } from "./redis-tenant-send-pause.js";
+import { createSendReply } from "./send-reply.js";
+
+/** What the outbound worker is given. */
+export interface OutboundWorkerDeps {
+  /** A client for BullMQ (`maxRetriesPerRequest: null`); owned by the caller. */
+  readonly redis: Redis;
+  /** REDIS_PREFIX. */
+  readonly prefix: string;
+  /** The Graph API client of a tenant (its token); owned and closed by the caller. */
+  readonly graphClientFor: (tenantId: string) => GraphApiClient;
+  readonly logger: Logger;
+  readonly metrics?: OutboundMetrics;
+  /** ms since the epoch; when delayed jobs are due. */
+  readonly now: () => number;
+  /** [0, 1); jitters retry delays. */
+  readonly random: () => number;
+}
+
+/** How the outbound worker runs; every field has a default. */
+export interface OutboundWorkerOptions {
+  /** Jobs in flight in this process; default 16. */
+  readonly concurrency?: number;
+  /** Sends per second per phone number id, across all processes; default 80. */
+  readonly throughputMps?: number;
+  /** Sends one number may make at once before pacing starts; default throughputMps ÷ 10. */
+  readonly throughputBurst?: number;
+  /** Meta's pair limit (per business number and recipient); default 10 at once, then one per 6,000 ms. */
+  readonly pairLimit?: Partial<PairLimit>;
+  /** A slot this near is reserved and slept for; a farther one delays the job instead. ms, default 1,000. */
+  readonly reserveHorizonMs?: number;
+  /** How long a rejected token (190) pauses the tenant's sends, ms; default 900,000 (15 min). */
+  readonly pauseMs?: number;
+  /** Backoff and attempt limits (see classifySendError). */
+  readonly retryPolicy?: Omit<SendRetryPolicy, "random">;
+}
+
+export interface OutboundWorker {
+  readonly worker: Worker<OutboundJob, string>;
+  /** Stops taking jobs and waits for the active ones (force: abandons them to the stalled-job check). */
+  close(force?: boolean): Promise<void>;
+}
+
+/**
+ * The outbound sender: a BullMQ worker on the `outbound` queue that sends
+ * each reply part through the Graph API within Meta's limits (see send-reply.ts).
+ * Any number of processes may run it; the limits are shared through Redis.
+ */
+export function createOutboundWorker(
+  deps: OutboundWorkerDeps,
+  options: OutboundWorkerOptions = {},
+): OutboundWorker {
+  const limiter = createRedisSendRateLimiter({
+    redis: deps.redis,
+    prefix: deps.prefix,
+    ...(options.throughputMps === undefined ? {} : { throughputMps: options.throughputMps }),
+    ...(options.throughputBurst === undefined ? {} : { throughputBurst: options.throughputBurst }),
+    ...(options.pairLimit === undefined ? {} : { pairLimit: options.pairLimit }),
+    ...(options.reserveHorizonMs === undefined ? {} : { horizonMs: options.reserveHorizonMs }),
+  });
+  const sendReply = createSendReply({
+    limiter,
+    pause: createRedisTenantSendPause({ redis: deps.redis, prefix: deps.prefix }),
+    graphClientFor: deps.graphClientFor,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    now: deps.now,
+    random: deps.random,
+    pauseMs: options.pauseMs ?? 900_000,
+    retryPolicy: options.retryPolicy ?? {},
+  });
+  const worker = new Worker<OutboundJob, string>(
+    QUEUE_NAMES.outbound,
+    (job: Job<OutboundJob, string>, token?: string) => sendReply(job, token),
+    { connection: deps.redis, prefix: deps.prefix, concurrency: options.concurrency ?? 16 },
+  );
+  worker.on("error", (error) => deps.logger.error({ err: error }, "outbound worker error"));
+  return {
+    worker,
+    close: (force = false) => worker.close(force),
+  };
+}

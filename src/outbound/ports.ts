@@ -1,0 +1,40 @@
+import type { OutboundReply } from "../queue/index.js";
+
+export type { OutboundReply } from "../queue/index.js";
+
+/** Where a turn hands its reply: queued durably, sent later by the outbound worker. */
+export interface OutboundQueue {
+  /**
+   * Queues each reply part once. A part whose (tenant, turn, part) is already
+   * queued, sending or sent within the dedupe window is skipped, so a retried
+   * turn never queues a second copy. Rejects with OutboundReplyInvalidError
+   * (nothing queued) when a reply names no customer or both kinds of id.
+   */
+  enqueue(replies: readonly OutboundReply[]): Promise<void>;
+}
+
+/** The answer of a rate limiter. */
+export interface SendSlot {
+  /** True: a slot is reserved `waitMs` from now; send then. False: nothing reserved, ask again after `waitMs`. */
+  readonly granted: boolean;
+  /** ms. */
+  readonly waitMs: number;
+}
+
+/** Meta's send limits, shared by every worker process. */
+export interface SendRateLimiter {
+  /**
+   * Reserves the next slot for one send from `phoneNumberId` to `customer`
+   * under both the number's throughput and the pair limit; reserves nothing
+   * when that slot is further away than the limiter's reservation horizon.
+   */
+  reserve(phoneNumberId: string, customer: string): Promise<SendSlot>;
+}
+
+/** Tenants whose sends are stopped for a while (a rejected token). */
+export interface TenantSendPause {
+  /** Stops the tenant's sends for `forMs` ms (a later pause replaces an earlier one). */
+  pause(tenantId: string, forMs: number): Promise<void>;
+  /** ms until the tenant's pause ends; 0 when it is not paused. */
+  remainingMs(tenantId: string): Promise<number>;
+}

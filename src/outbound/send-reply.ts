@@ -1,0 +1,138 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { DelayedError, type Job, UnrecoverableError } from "bullmq";
+import type { Logger } from "../observability/index.js";
+import { maskConversationKey } from "../observability/index.js";
+import type { OutboundJob } from "../queue/index.js";
+import { type GraphApiClient, GraphApiError } from "../whatsapp/index.js";
+import { classifySendError, type SendRetryPolicy } from "./classify-send-error.js";
+import { OutboundGivenUpError } from "./errors.js";
+import { customerOf } from "./outbound-keys.js";
+import type { OutboundMetrics, SendOutcome } from "./outbound-metrics.js";
+import type { SendRateLimiter, TenantSendPause } from "./ports.js";
+import type { GiveUpReason } from "./send-error-codes.js";
+
+/** What sending one reply needs. */
+export interface SendReplyDeps {
+  readonly limiter: SendRateLimiter;
+  readonly pause: TenantSendPause;
+  readonly graphClientFor: (tenantId: string) => GraphApiClient;
+  readonly logger: Logger;
+  readonly metrics: OutboundMetrics | undefined;
+  readonly now: () => number;
+  readonly random: () => number;
+  /** How long a rejected token (190) pauses the tenant's sends, ms. */
+  readonly pauseMs: number;
+  readonly retryPolicy: Omit<SendRetryPolicy, "random">;
+}
+
+type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sending">;
+
+/**
+ * The outbound processor: one BullMQ job is one reply part. Paused tenant →
+ * delayed until the pause ends. Then a slot from the shared rate limiters
+ * (slept for when near, else the job is delayed), the send, and on failure
+ * what `classifySendError` decides: delayed for a retry or a wait (own
+ * attempt counter in the job data, BullMQ's attempts untouched), or given up
+ * with UnrecoverableError, whose message is the reason and Meta's code.
+ * Resolves with the wamid Meta answered.
+ */
+export function createSendReply(deps: SendReplyDeps) {
+  const count = (tenant: string, outcome: SendOutcome, code?: number) =>
+    deps.metrics?.sends.inc({ tenant, outcome, code: code === undefined ? "" : String(code) });
+
+  return async function sendReply(job: Job<OutboundJob, string>, token: string | undefined): Promise<string> {
+    const data = job.data;
+    const tenant = data.tenantId;
+    const log = deps.logger.child({
+      tenant,
+      conversation: maskConversationKey(data.conversationKey),
+      job: job.id,
+      part: data.part,
+    });
+    const delay = async (ms: number, state?: State): Promise<never> => {
+      if (state !== undefined) await job.updateData({ ...data, ...state });
+      await job.moveToDelayed(deps.now() + ms, token);
+      throw new DelayedError();
+    };
+    const giveUp = async (
+      reason: GiveUpReason,
+      code: number | undefined,
+      cause?: unknown,
+    ): Promise<never> => {
+      count(tenant, "given_up", code);
+      deps.metrics?.givenUp.inc({ tenant, reason });
+      const error = new OutboundGivenUpError(reason, code, cause);
+      log.warn({ reason, graphCode: code }, "outbound reply given up");
+      throw new UnrecoverableError(error.message);
+    };
+
+    const pausedMs = await deps.pause.remainingMs(tenant);
+    if (pausedMs > 0) {
+      count(tenant, "deferred_paused");
+      return delay(pausedMs);
+    }
+
+    let unknownOutcomeRetried = data.unknownOutcomeRetried === true;
+    if (data.sending === true) {
+      // The last send started and its worker never recorded how it ended (it died or lost the job).
+      if (unknownOutcomeRetried) return giveUp("outcome_unknown", undefined);
+      unknownOutcomeRetried = true;
+      count(tenant, "retry_unknown");
+    }
+
+    const slot = await deps.limiter.reserve(data.phoneNumberId, customerOf(data));
+    if (!slot.granted) {
+      deps.metrics?.limiterWaits.observe({ kind: "delayed" }, slot.waitMs / 1000);
+      return delay(slot.waitMs, { unknownOutcomeRetried });
+    }
+    if (slot.waitMs > 0) {
+      deps.metrics?.limiterWaits.observe({ kind: "slot" }, slot.waitMs / 1000);
+      await sleep(slot.waitMs);
+    }
+
+    const failedAttempts = data.failedAttempts ?? 0;
+    await job.updateData({ ...data, unknownOutcomeRetried, sending: true });
+    try {
+      const customer = data.to !== undefined ? { to: data.to } : { recipient: data.recipient };
+      const body = {
+        recipient_type: "individual",
+        ...customer,
+        ...data.message,
+        type: String(data.message.type),
+      };
+      const result = await deps.graphClientFor(tenant).sendMessage(data.phoneNumberId, body);
+      count(tenant, "sent");
+      return result.wamid;
+    } catch (error) {
+      const attempt = failedAttempts + 1;
+      const code = error instanceof GraphApiError ? error.graphCode : undefined;
+      const decision = classifySendError(
+        error,
+        { attempt, unknownOutcomeRetried },
+        { ...deps.retryPolicy, random: deps.random },
+      );
+      if (decision.action === "give_up") {
+        if (decision.pauseTenant === true) {
+          await deps.pause.pause(tenant, deps.pauseMs);
+          log.error(
+            { alert: "graph_token_rejected", graphCode: code, pausedForMs: deps.pauseMs },
+            "Meta rejected the tenant's Graph API token: its sends are paused; replace the token",
+          );
+        }
+        return giveUp(decision.reason, code, error);
+      }
+      const outcome: SendOutcome =
+        decision.action === "retry_once_unknown" ? "retry_unknown" : decision.action;
+      count(tenant, outcome, code);
+      log.info(
+        { graphCode: code, attempt, delayMs: decision.delayMs, outcome },
+        "outbound send failed; later",
+      );
+      return delay(decision.delayMs, {
+        failedAttempts: attempt,
+        unknownOutcomeRetried: unknownOutcomeRetried || decision.action === "retry_once_unknown",
+        sending: false,
+      });
+    }
+  };
+}

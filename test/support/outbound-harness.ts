@@ -1,0 +1,106 @@
+import { Redis } from "ioredis";
+import { Registry } from "prom-client";
+import { createSeededRandom } from "../../src/dev/index.js";
+import { createLogger } from "../../src/observability/index.js";
+import {
+  createOutboundMetrics,
+  createOutboundWorker,
+  createRedisOutboundQueue,
+  type OutboundMetrics,
+  type OutboundReply,
+  type OutboundWorker,
+  type OutboundWorkerOptions,
+  type RedisOutboundQueue,
+} from "../../src/outbound/index.js";
+import { createGraphApiClient, type GraphApiClient } from "../../src/whatsapp/index.js";
+import { GRAPH_TOKEN, PHONE_NUMBER_ID, type RunningFake, startFake } from "./fake-graph.js";
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from "./redis.js";
+
+export interface OutboundHarness {
+  readonly prefix: string;
+  readonly fake: RunningFake;
+  readonly queue: RedisOutboundQueue;
+  readonly metrics: OutboundMetrics;
+  readonly registry: Registry;
+  /** Every log line written by the workers, raw JSON. */
+  readonly logLines: string[];
+  readonly admin: Redis;
+  /** Starts one more worker process stand-in (its own Redis connection). */
+  startWorker(options?: OutboundWorkerOptions): OutboundWorker;
+  close(): Promise<void>;
+}
+
+/** Real Redis under a fresh prefix, the real fake Graph API on 127.0.0.1:0, the real client. */
+export async function createOutboundHarness(
+  label: string,
+  fakeOptions: Parameters<typeof startFake>[0] = {},
+): Promise<OutboundHarness> {
+  const prefix = uniquePrefix(label);
+  const fake = await startFake(fakeOptions);
+  const admin = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = createRedisOutboundQueue({ redis: admin, prefix });
+  const registry = new Registry();
+  const metrics = createOutboundMetrics(registry);
+  const logLines: string[] = [];
+  const logger = createLogger({
+    level: "info",
+    destination: { write: (line: string) => logLines.push(line) },
+  });
+  const client: GraphApiClient = createGraphApiClient(
+    {},
+    { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5000 },
+  );
+  const workers: { worker: OutboundWorker; redis: Redis }[] = [];
+  const random = createSeededRandom(11);
+  return {
+    prefix,
+    fake,
+    queue,
+    metrics,
+    registry,
+    logLines,
+    admin,
+    startWorker(options = {}) {
+      const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+      const worker = createOutboundWorker(
+        { redis, prefix, graphClientFor: () => client, logger, metrics, now: Date.now, random },
+        { concurrency: 16, ...options },
+      );
+      workers.push({ worker, redis });
+      return worker;
+    },
+    async close() {
+      for (const { worker } of workers) await worker.close(true);
+      await queue.close();
+      await client.close();
+      await fake.fake.close();
+      await deleteKeys(admin, prefix);
+      for (const { redis } of workers) redis.disconnect();
+      admin.disconnect();
+    },
+  };
+}
+
+/** A text reply to `to` from the test phone number id. */
+export function textReply(
+  to: string,
+  turnId: string,
+  part = 0,
+  extra: Partial<OutboundReply> = {},
+): OutboundReply {
+  return {
+    tenantId: "default",
+    phoneNumberId: PHONE_NUMBER_ID,
+    conversationKey: `default:${PHONE_NUMBER_ID}:${to}`,
+    to,
+    turnId,
+    part,
+    message: { type: "text", text: { body: `reply ${turnId}/${part}` } },
+    ...extra,
+  };
+}
+
+/** Jobs of the outbound queue per state. */
+export async function outboundCounts(h: OutboundHarness) {
+  return h.queue.queue.getJobCounts("completed", "failed", "delayed", "waiting", "active");
+}
