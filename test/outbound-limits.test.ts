@@ -57,7 +57,13 @@ describe.skipIf(skipWithoutRedis)("outbound rate limits shared through Redis", (
     h.startWorker({ pairLimit: { burst: 2, intervalMs: 1100 } });
     await eventually(() => h?.fake.fake.messages({ to: other }).length === 2, 2000);
     const otherDone = Date.now() - started;
-    await eventually(async () => (await outboundCounts(h as OutboundHarness)).completed === 8, 10_000, 50);
+    // While the busy recipient is being held back, a new reply to someone else still goes out at once.
+    await eventually(() => h?.fake.fake.messages({ to: busy }).length === 3, 3000);
+    const lateStart = Date.now();
+    await h.queue.enqueue([textReply(other, "turn-other-late", 0)]);
+    await eventually(() => h?.fake.fake.messages({ to: other }).length === 3, 1000, 10);
+    const lateDone = Date.now() - lateStart;
+    await eventually(async () => (await outboundCounts(h as OutboundHarness)).completed === 9, 10_000, 50);
 
     const times = h.fake.fake
       .messages({ to: busy })
@@ -69,9 +75,10 @@ describe.skipIf(skipWithoutRedis)("outbound rate limits shared through Redis", (
     });
     const pairRejections = h.fake.fake.requests().filter((r) => r.errorCode === 131056).length;
     process.stdout.write(
-      `pair limit: other recipient done after ${otherDone} ms; busy recipient's sends at +${times.map((t) => t - first).join(", +")} ms; ${pairRejections} × 131056\n`,
+      `pair limit: other recipient done after ${otherDone} ms (a later one in ${lateDone} ms); busy recipient's sends at +${times.map((t) => t - first).join(", +")} ms; ${pairRejections} × 131056\n`,
     );
     expect(otherDone).toBeLessThan(1000);
+    expect(lateDone).toBeLessThan(500);
     expect(pairRejections).toBe(0);
   });
 });

@@ -5,10 +5,14 @@
  * with a burst of `b` allows a send at time t when t ≥ TAT − (b − 1)·interval,
  * and then moves TAT to max(TAT, t) + interval.
  *
- * The script finds the earliest time both limits allow, and if it is within
- * the reservation horizon, reserves it in both (the caller sends then); else
- * it reserves nothing and says how long to wait before asking again. Time is
- * Redis's clock, shared by every worker process.
+ * The script finds the earliest time the number's throughput allows. If
+ * the pair limit allows that time too and it is within the reservation
+ * horizon, it reserves it in both (the caller sends then). Otherwise it
+ * reserves nothing and says how long to wait before asking again: a send
+ * held back by its pair limit must not reserve the number's throughput ahead
+ * of time, or one busy recipient would hold up every other one (one TAT
+ * cannot leave holes for earlier sends). Time is Redis's clock, shared by
+ * every worker process.
  *
  * KEYS[1]   number key: TAT of the phone number id (throughput)
  * KEYS[2]   pair key: TAT of the phone number id + recipient (pair limit)
@@ -26,7 +30,11 @@ local numberInterval, numberTolerance = tonumber(ARGV[1]), tonumber(ARGV[2])
 local pairInterval, pairTolerance = tonumber(ARGV[3]), tonumber(ARGV[4])
 local numberTat = math.max(now, tonumber(redis.call("GET", KEYS[1]) or "0") or 0)
 local pairTat = math.max(now, tonumber(redis.call("GET", KEYS[2]) or "0") or 0)
-local slot = math.max(now, numberTat - numberTolerance, pairTat - pairTolerance)
+local slot = math.max(now, numberTat - numberTolerance)
+local pairReady = pairTat - pairTolerance
+if pairReady > slot then
+  return { 0, math.ceil(pairReady - now) }
+end
 local wait = slot - now
 if wait > tonumber(ARGV[5]) then
   return { 0, math.ceil(wait) }
