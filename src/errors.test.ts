@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { configErrorCatalog } from "./config/index.js";
+import { conversationErrorCatalog } from "./conversation/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
 import { mainErrorCatalog } from "./main.js";
@@ -16,6 +17,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   queueErrorCatalog,
   ingressErrorCatalog,
   outboundErrorCatalog,
+  conversationErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

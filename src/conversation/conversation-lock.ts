@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/** A short lease on one conversation, so two turns of it never run at once. */
+export interface ConversationLock {
+  /** A token when the lease is taken, `undefined` when another turn holds it. */
+  acquire(conversationKey: string): Promise<string | undefined>;
+  /** Gives the lease back if `token` still holds it (an expired lease is left to its new holder). */
+  release(conversationKey: string, token: string): Promise<void>;
+}
+
+/**
+ * releaseConversationLock — deletes the lock only if it still holds our token.
+ *
+ * KEYS[1]   lock key
+ * ARGV[1]   token
+ * Returns   1 released, 0 held by someone else or expired
+ */
+const RELEASE_LUA = `
+if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end
+return 0
+`;
+
+export interface RedisConversationLockOptions {
+  /** Owned by the caller. */
+  readonly redis: Redis;
+  readonly prefix: string;
+  /** Lease length, ms; longer than any turn may take. Default 30,000. */
+  readonly ttlMs?: number;
+  /** Makes tokens; default randomUUID. */
+  readonly newToken?: () => string;
+}
+
+/** ConversationLock on Redis: `{p}:turnlock:{conversationKey}` = token, SET NX PX. */
+export function createRedisConversationLock(options: RedisConversationLockOptions): ConversationLock {
+  const { redis, prefix } = options;
+  const ttlMs = options.ttlMs ?? 30_000;
+  const newToken = options.newToken ?? randomUUID;
+  const key = (conversationKey: string) => `${prefix}:turnlock:${conversationKey}`;
+  return {
+    async acquire(conversationKey) {
+      const token = newToken();
+      const taken = await redis.set(key(conversationKey), token, "PX", ttlMs, "NX");
+      return taken === "OK" ? token : undefined;
+    },
+    async release(conversationKey, token) {
+      await redis.eval(RELEASE_LUA, 1, key(conversationKey), token);
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { type ErrorCatalogEntry, SharpsharpError } from "../errors/index.js";
+
+export const conversationErrorCatalog = {
+  invalidSettings: {
+    code: "SS_CONVERSATION_INVALID_SETTINGS",
+    meaning:
+      "A tenant's `router`, `replies`, `fallback` or `stale` settings are malformed (for example a rule whose `match` is not a valid regular expression, or a reply with more than 3 buttons); the worker does not start.",
+  },
+  unknownTenant: {
+    code: "SS_CONVERSATION_UNKNOWN_TENANT",
+    meaning:
+      "A turn job names a tenant this worker's configuration does not have (workers and ingress configured differently); the job fails and is retried, its messages wait.",
+  },
+} as const satisfies Record<string, ErrorCatalogEntry>;
+
+/** A tenant's responder settings cannot be used; says which tenant and field. */
+export class ResponderSettingsError extends SharpsharpError {
+  constructor(tenantId: string, problems: readonly string[]) {
+    super(
+      conversationErrorCatalog.invalidSettings.code,
+      `tenant "${tenantId}": invalid responder settings: ${problems.join("; ")}`,
+    );
+  }
+}
+
+/** A turn for a tenant the worker does not know. */
+export class UnknownTenantError extends SharpsharpError {
+  constructor(tenantId: string) {
+    super(
+      conversationErrorCatalog.unknownTenant.code,
+      `turn for unknown tenant "${tenantId}": configure the worker with the same tenants as the ingress`,
+    );
+  }
+}

@@ -1,0 +1,32 @@
+export { coalesceUntil, coalescingOn, isStale } from "./coalesce.js";
+export {
+  type ConversationLock,
+  createRedisConversationLock,
+  type RedisConversationLockOptions,
+} from "./conversation-lock.js";
+export { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
+export {
+  conversationErrorCatalog,
+  ResponderSettingsError,
+  UnknownTenantError,
+} from "./errors.js";
+export { createFirstResponder, normalizeForRules, type RouteResult, routeTurn } from "./first-responder.js";
+export type { ReplyButton, Responder, TurnInput, TurnReply } from "./ports.js";
+export {
+  createTurnProcessor,
+  type HandledTurn,
+  type TurnOutcome,
+  type TurnProcessor,
+  type TurnProcessorDeps,
+  type TurnProcessorOptions,
+} from "./process-turn.js";
+export { replyBody } from "./reply-body.js";
+export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
+export { turnIdFor } from "./turn-id.js";
+export { createTurnMetrics, type TurnMetrics } from "./turn-metrics.js";
+export {
+  createTurnWorker,
+  type TurnWorker,
+  type TurnWorkerDeps,
+  type TurnWorkerOptions,
+} from "./turn-worker.js";

@@ -1,0 +1,38 @@
+import type { TenantConfig } from "../config/index.js";
+import type { InboundMessage } from "../whatsapp/index.js";
+
+/** A reply button: `id` comes back as the customer's `replyId` when tapped. */
+export interface ReplyButton {
+  /** At most 256 characters. */
+  readonly id: string;
+  /** At most 20 characters (Meta's limit). */
+  readonly title: string;
+}
+
+/** One message of a reply, free of Graph API types: a text, optionally with up to 3 reply buttons. */
+export interface TurnReply {
+  readonly text: string;
+  readonly buttons?: readonly ReplyButton[];
+}
+
+/** What a responder is asked to answer: one turn of one conversation. */
+export interface TurnInput {
+  readonly tenant: TenantConfig;
+  readonly conversationKey: string;
+  /** The turn's messages, in Meta-timestamp order (ties by arrival); never empty. */
+  readonly messages: readonly InboundMessage[];
+}
+
+/**
+ * Decides what a turn answers. The first responder (buttons and rules) is one;
+ * the classifier and the LLM agent plug in here later.
+ */
+export interface Responder {
+  /** The reply to fresh messages, one entry per message to send (may be empty: answer nothing). */
+  respond(turn: TurnInput): Promise<readonly TurnReply[]>;
+  /**
+   * The reply to a turn whose messages are all stale (Meta replayed them long
+   * after they were written): never a canned answer as if they had just arrived.
+   */
+  respondToStale(turn: TurnInput): Promise<readonly TurnReply[]>;
+}

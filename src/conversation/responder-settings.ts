@@ -1,0 +1,97 @@
+import { z } from "zod";
+import type { TenantConfig } from "../config/index.js";
+import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
+import { ResponderSettingsError } from "./errors.js";
+import type { TurnReply } from "./ports.js";
+
+const replySchema = z.looseObject({
+  text: z.string().min(1).max(4096),
+  buttons: z
+    .array(z.object({ id: z.string().min(1).max(256), title: z.string().min(1).max(20) }))
+    .min(1)
+    .max(3)
+    .optional(),
+});
+
+const ruleSchema = z.object({
+  match: z.string().min(1),
+  intent: z.string().min(1),
+});
+
+/** The part of a tenant's settings the first responder reads; everything is optional. */
+const settingsSchema = z.looseObject({
+  router: z
+    .looseObject({
+      rules: z.array(ruleSchema).optional(),
+      /** Interactive reply ids that name a different intent than themselves. */
+      replyIds: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  replies: z.record(z.string(), replySchema).optional(),
+  fallback: replySchema.optional(),
+  stale: replySchema.optional(),
+});
+
+/** One compiled routing rule. */
+export interface CompiledRule {
+  readonly pattern: RegExp;
+  readonly intent: string;
+}
+
+/** A tenant's first-responder settings, merged with the defaults and compiled. */
+export interface ResponderSettings {
+  /** The tenant's rules first, then the defaults'. */
+  readonly rules: readonly CompiledRule[];
+  readonly replyIds: Readonly<Record<string, string>>;
+  /** The defaults' replies with the tenant's on top, per intent. */
+  readonly replies: Readonly<Record<string, TurnReply>>;
+  readonly fallback: TurnReply;
+  readonly stale: TurnReply;
+}
+
+function asReply(reply: z.output<typeof replySchema>): TurnReply {
+  return reply.buttons === undefined ? { text: reply.text } : { text: reply.text, buttons: reply.buttons };
+}
+
+/**
+ * Reads and checks a tenant's `router`, `replies`, `fallback` and `stale`
+ * settings (throws ResponderSettingsError listing every problem), merged
+ * with DEFAULT_RESPONDER_SETTINGS for whatever the tenant leaves out. Rule
+ * patterns are case-insensitive and Unicode-aware.
+ */
+export function resolveResponderSettings(tenant: TenantConfig): ResponderSettings {
+  const parsed = settingsSchema.safeParse(tenant.settings);
+  if (!parsed.success) {
+    throw new ResponderSettingsError(
+      tenant.id,
+      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`),
+    );
+  }
+  const own = parsed.data;
+  const defaults = DEFAULT_RESPONDER_SETTINGS;
+  const problems: string[] = [];
+  const compile = (rule: { match: string; intent: string }, where: string): CompiledRule[] => {
+    try {
+      return [{ pattern: new RegExp(rule.match, "iu"), intent: rule.intent }];
+    } catch (error) {
+      problems.push(`${where}.match is not a valid regular expression (${(error as Error).message})`);
+      return [];
+    }
+  };
+  const rules = [
+    ...(own.router?.rules ?? []).flatMap((rule, index) => compile(rule, `router.rules[${index}]`)),
+    ...defaults.router.rules.flatMap((rule) => compile(rule, "default rule")),
+  ];
+  if (problems.length > 0) throw new ResponderSettingsError(tenant.id, problems);
+  const replies: Record<string, TurnReply> = {};
+  for (const [intent, reply] of Object.entries(defaults.replies))
+    replies[intent] = asReply(replySchema.parse(reply));
+  for (const [intent, reply] of Object.entries(own.replies ?? {})) replies[intent] = asReply(reply);
+  return {
+    rules,
+    replyIds: own.router?.replyIds ?? {},
+    replies,
+    fallback: asReply(own.fallback ?? replySchema.parse(defaults.fallback)),
+    stale: asReply(own.stale ?? replySchema.parse(defaults.stale)),
+  };
+}

@@ -1,0 +1,45 @@
+import { Counter, Histogram, type Registry } from "prom-client";
+
+/** The turn worker's Prometheus metrics. */
+export interface TurnMetrics {
+  /** Turn job runs by tenant and outcome (`handled`, `empty`, `postpone`, `busy`). */
+  readonly runs: Counter<"tenant" | "outcome">;
+  /** Messages answered together as one turn. */
+  readonly messagesPerTurn: Histogram<"tenant">;
+  /** Messages handled as stale (Meta replayed them long after they were written). */
+  readonly staleMessages: Counter<"tenant">;
+  /** Time from a job run's start to its replies queued, seconds. */
+  readonly turnSeconds: Histogram<"tenant">;
+}
+
+/** Registers the turn worker's metrics on `registry` (no global registry). */
+export function createTurnMetrics(registry: Registry): TurnMetrics {
+  return {
+    runs: new Counter({
+      name: "ss_turn_runs_total",
+      help: "Turn job runs by outcome",
+      labelNames: ["tenant", "outcome"],
+      registers: [registry],
+    }),
+    messagesPerTurn: new Histogram({
+      name: "ss_turn_messages",
+      help: "Messages coalesced into one turn",
+      labelNames: ["tenant"],
+      buckets: [1, 2, 3, 5, 10, 20, 50, 100],
+      registers: [registry],
+    }),
+    staleMessages: new Counter({
+      name: "ss_turn_stale_messages_total",
+      help: "Messages handled as stale replays",
+      labelNames: ["tenant"],
+      registers: [registry],
+    }),
+    turnSeconds: new Histogram({
+      name: "ss_turn_duration_seconds",
+      help: "Turn job run time until its replies are queued",
+      labelNames: ["tenant"],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers: [registry],
+    }),
+  };
+}
