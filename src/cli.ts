@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfigFromProcess, loadDevToolEnv } from "./config/index.js";
 import { createFakeGraphApi, FAKE_GRAPH_USAGE, parseFakeGraphArgs } from "./dev/index.js";
 import { SharpsharpError } from "./errors/index.js";
-import { startIngress, startScheduler } from "./main.js";
+import { startAll, startIngress, startScheduler, startWorker } from "./main.js";
 import { createLogger, type Logger } from "./observability/index.js";
 
 const USAGE = `Usage: sharpsharp <command>
@@ -11,7 +11,10 @@ const USAGE = `Usage: sharpsharp <command>
 Commands:
   ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL).
   scheduler   Run a turn scheduler only (due conversations -> BullMQ turn jobs).
-  start       Run sharpsharp (in this release: the ingress).
+  worker      Run a worker: turns (first responder) and the outbound sender; /healthz,
+              /readyz and /metrics on HOST/PORT. Flags: --turn-concurrency N,
+              --outbound-concurrency N (default 16 each).
+  start       Run the ingress and a worker in one process.
   fake-graph  Run a fake WhatsApp Graph API for local runs and tests (--help for its flags).
   help        Show this help.
   version     Print the version.
@@ -57,11 +60,40 @@ function closeOnSignals(logger: Logger, running: { close(): Promise<void> }): vo
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
-async function run(role: "ingress" | "scheduler"): Promise<void> {
-  const config = loadConfigFromProcess({ requireTenants: role === "ingress" });
+function concurrencyFlag(args: readonly string[], name: string): number | undefined {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { [name]: { type: "string" } },
+    strict: false,
+    allowPositionals: true,
+  });
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  if (typeof raw !== "string" || !/^\d{1,4}$/.test(raw) || Number(raw) < 1)
+    fail(`--${name} must be a whole number from 1 to 9999`);
+  return Number(raw);
+}
+
+async function run(
+  role: "ingress" | "scheduler" | "worker" | "start",
+  args: readonly string[],
+): Promise<void> {
+  const config = loadConfigFromProcess({ requireTenants: role !== "scheduler" });
   const logger = createLogger({ level: config.logLevel });
+  const turnConcurrency = concurrencyFlag(args, "turn-concurrency");
+  const outboundConcurrency = concurrencyFlag(args, "outbound-concurrency");
   const running =
-    role === "ingress" ? await startIngress(config, { logger }) : await startScheduler(config, { logger });
+    role === "ingress"
+      ? await startIngress(config, { logger })
+      : role === "scheduler"
+        ? await startScheduler(config, { logger })
+        : role === "worker"
+          ? await startWorker(config, {
+              logger,
+              ...(turnConcurrency === undefined ? {} : { turnConcurrency }),
+              ...(outboundConcurrency === undefined ? {} : { outboundConcurrency }),
+            })
+          : await startAll(config, { logger });
   closeOnSignals(logger, running);
 }
 
@@ -94,10 +126,10 @@ async function main(argv: readonly string[]): Promise<void> {
   const command = positionals[0] ?? "help";
   switch (command) {
     case "ingress":
-    case "start":
-      return run("ingress");
     case "scheduler":
-      return run("scheduler");
+    case "worker":
+    case "start":
+      return run(command, argv.slice(argv.indexOf(command) + 1));
     case "fake-graph":
       return runFakeGraph(argv.slice(argv.indexOf("fake-graph") + 1));
     case "version":

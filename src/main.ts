@@ -1,18 +1,14 @@
 import type { FastifyInstance } from "fastify";
-import type { Redis } from "ioredis";
 import type { AppConfig } from "./config/index.js";
-import { type ErrorCatalogEntry, SharpsharpError } from "./errors/index.js";
 import { buildIngressApp } from "./ingress/index.js";
 import { createIngressMetrics, createLogger, type Logger } from "./observability/index.js";
-import {
-  checkRedisPersistence,
-  createFailFastRedis,
-  createRedisQueues,
-  describeRedisUrl,
-  MINIMUM_REDIS_VERSION,
-  type RedisQueues,
-  redisTooOld,
-} from "./queue/redis/index.js";
+import { closeRedis, connectRedis, queuesFor, requireRedisUrl, warnIfVolatile } from "./redis-runtime.js";
+
+export { mainErrorCatalog, StartupError } from "./redis-runtime.js";
+
+import { startWorker } from "./start-worker.js";
+
+export { type RunningWorker, type StartWorkerOptions, startWorker } from "./start-worker.js";
 
 export interface RunningIngress {
   readonly url: string;
@@ -32,92 +28,6 @@ export interface StartIngressOptions {
 
 export interface RunningScheduler {
   close(): Promise<void>;
-}
-
-export const mainErrorCatalog = {
-  startup: {
-    code: "SS_MAIN_STARTUP",
-    meaning:
-      "The process cannot start in the mode the configuration asks for (for example no REDIS_URL for the ingress).",
-  },
-} as const satisfies Record<string, ErrorCatalogEntry>;
-
-/** The ingress cannot start in the mode the configuration asks for. */
-export class StartupError extends SharpsharpError {
-  constructor(message: string) {
-    super(mainErrorCatalog.startup.code, message);
-  }
-}
-
-function warnIfVolatile(redis: Redis, logger: Logger): void {
-  const check = async () => {
-    const old = await redisTooOld(redis);
-    if (old !== undefined) {
-      logger.error(
-        `Redis ${old} is older than ${MINIMUM_REDIS_VERSION}, which sharpsharp needs: upgrade Redis`,
-      );
-    }
-    const verdict = await checkRedisPersistence(redis);
-    if (verdict === "volatile") {
-      logger.warn(
-        "REDIS KEEPS NOTHING ON DISK (no AOF, no RDB): acknowledged messages waiting in Redis are lost if it restarts. " +
-          "In production enable appendonly yes (appendfsync everysec) or RDB snapshots.",
-      );
-    } else if (verdict === "unknown") {
-      logger.info(
-        "could not tell whether Redis persists data (CONFIG is disabled); make sure AOF or RDB is on",
-      );
-    }
-  };
-  const run = () => {
-    check().catch((error: unknown) => logger.debug({ err: error }, "persistence check failed"));
-  };
-  if (redis.status === "ready") run();
-  else redis.once("ready", run);
-}
-
-function connectRedis(url: string, logger: Logger): { redis: Redis; backend: string } {
-  const backend = describeRedisUrl(url);
-  const redis = createFailFastRedis(url);
-  let lastRedisError = "";
-  redis.on("error", (error: Error) => {
-    // ioredis repeats the same error on every reconnect attempt; log each distinct one.
-    if (error.message !== lastRedisError) logger.warn({ err: error, backend }, "redis connection error");
-    lastRedisError = error.message;
-  });
-  redis.on("ready", () => {
-    lastRedisError = "";
-    logger.info({ backend }, "redis connected");
-  });
-  return { redis, backend };
-}
-
-/** QUIT politely, but never let a dead connection hold shutdown for more than a second. */
-async function closeRedis(redis: Redis): Promise<void> {
-  const quit = redis.quit().catch(() => undefined);
-  await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-  redis.disconnect();
-}
-
-function queuesFor(config: AppConfig, redis: Redis, backend: string, logger: Logger): RedisQueues {
-  return createRedisQueues({
-    redis,
-    prefix: config.redis.prefix,
-    dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
-    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
-    description: `redis ${backend}`,
-    onBackgroundError: (error) => logger.warn({ err: error }, "queue error"),
-  });
-}
-
-function requireRedisUrl(config: AppConfig, role: string): string {
-  if (config.redis.url === undefined) {
-    throw new StartupError(
-      `REDIS_URL is not set. The ${role} works on Redis; set REDIS_URL (for example redis://127.0.0.1:6379). ` +
-        "The embedded single-process mode on SQLite is not part of this release yet.",
-    );
-  }
-  return config.redis.url;
 }
 
 /**
@@ -196,4 +106,34 @@ export async function startScheduler(
       await closeRedis(redis);
     },
   };
+}
+
+/**
+ * `sharpsharp start`: the ingress and a worker in one process. The ingress
+ * serves /healthz, /readyz and /metrics; the worker serves none. Shutdown
+ * stops the ingress first (no new messages), then lets the worker finish.
+ */
+export async function startAll(
+  config: AppConfig,
+  options: { readonly logger?: Logger } = {},
+): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const ingress = await startIngress(config, { logger });
+  try {
+    const worker = await startWorker(config, {
+      logger,
+      serveHttp: false,
+      runTurnScheduler: !config.ingress.runTurnScheduler,
+    });
+    return {
+      url: ingress.url,
+      async close() {
+        await ingress.close();
+        await worker.close();
+      },
+    };
+  } catch (error) {
+    await ingress.close();
+    throw error;
+  }
 }

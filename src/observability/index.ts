@@ -1,3 +1,4 @@
+export { buildHealthApp, type HealthAppOptions } from "./build-health-app.js";
 export {
   type CreateLoggerOptions,
   createLogger,

@@ -1,0 +1,103 @@
+import type { Redis } from "ioredis";
+import type { AppConfig } from "./config/index.js";
+import { type ErrorCatalogEntry, SharpsharpError } from "./errors/index.js";
+import type { Logger } from "./observability/index.js";
+import {
+  checkRedisPersistence,
+  createFailFastRedis,
+  createRedisQueues,
+  describeRedisUrl,
+  MINIMUM_REDIS_VERSION,
+  type RedisQueues,
+  redisTooOld,
+} from "./queue/redis/index.js";
+
+export const mainErrorCatalog = {
+  startup: {
+    code: "SS_MAIN_STARTUP",
+    meaning:
+      "The process cannot start in the mode the configuration asks for (for example no REDIS_URL for the ingress).",
+  },
+} as const satisfies Record<string, ErrorCatalogEntry>;
+
+/** The ingress cannot start in the mode the configuration asks for. */
+export class StartupError extends SharpsharpError {
+  constructor(message: string) {
+    super(mainErrorCatalog.startup.code, message);
+  }
+}
+
+/** Warns once Redis answers if it keeps nothing on disk or is too old. */
+export function warnIfVolatile(redis: Redis, logger: Logger): void {
+  const check = async () => {
+    const old = await redisTooOld(redis);
+    if (old !== undefined) {
+      logger.error(
+        `Redis ${old} is older than ${MINIMUM_REDIS_VERSION}, which sharpsharp needs: upgrade Redis`,
+      );
+    }
+    const verdict = await checkRedisPersistence(redis);
+    if (verdict === "volatile") {
+      logger.warn(
+        "REDIS KEEPS NOTHING ON DISK (no AOF, no RDB): acknowledged messages waiting in Redis are lost if it restarts. " +
+          "In production enable appendonly yes (appendfsync everysec) or RDB snapshots.",
+      );
+    } else if (verdict === "unknown") {
+      logger.info(
+        "could not tell whether Redis persists data (CONFIG is disabled); make sure AOF or RDB is on",
+      );
+    }
+  };
+  const run = () => {
+    check().catch((error: unknown) => logger.debug({ err: error }, "persistence check failed"));
+  };
+  if (redis.status === "ready") run();
+  else redis.once("ready", run);
+}
+
+/** A fail-fast Redis client that logs each distinct connection error once. */
+export function connectRedis(url: string, logger: Logger): { redis: Redis; backend: string } {
+  const backend = describeRedisUrl(url);
+  const redis = createFailFastRedis(url);
+  let lastRedisError = "";
+  redis.on("error", (error: Error) => {
+    // ioredis repeats the same error on every reconnect attempt; log each distinct one.
+    if (error.message !== lastRedisError) logger.warn({ err: error, backend }, "redis connection error");
+    lastRedisError = error.message;
+  });
+  redis.on("ready", () => {
+    lastRedisError = "";
+    logger.info({ backend }, "redis connected");
+  });
+  return { redis, backend };
+}
+
+/** QUIT politely, but never let a dead connection hold shutdown for more than a second. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  const quit = redis.quit().catch(() => undefined);
+  await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  redis.disconnect();
+}
+
+/** The Redis queues (inbound, inbox, turns, events, scheduler) with the configured limits. */
+export function queuesFor(config: AppConfig, redis: Redis, backend: string, logger: Logger): RedisQueues {
+  return createRedisQueues({
+    redis,
+    prefix: config.redis.prefix,
+    dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
+    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
+    description: `redis ${backend}`,
+    onBackgroundError: (error) => logger.warn({ err: error }, "queue error"),
+  });
+}
+
+/** REDIS_URL, or a StartupError saying how to set it. */
+export function requireRedisUrl(config: AppConfig, role: string): string {
+  if (config.redis.url === undefined) {
+    throw new StartupError(
+      `REDIS_URL is not set. The ${role} works on Redis; set REDIS_URL (for example redis://127.0.0.1:6379). ` +
+        "The embedded single-process mode on SQLite is not part of this release yet.",
+    );
+  }
+  return config.redis.url;
+}

@@ -1,0 +1,155 @@
+import { Redis } from "ioredis";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import type { AppConfig } from "./config/index.js";
+import { createFirstResponder, createTurnMetrics, createTurnWorker } from "./conversation/index.js";
+import { buildHealthApp, createLogger, type Logger } from "./observability/index.js";
+import { createOutboundMetrics, createOutboundWorker, createRedisOutboundQueue } from "./outbound/index.js";
+import { closeRedis, connectRedis, queuesFor, requireRedisUrl, StartupError } from "./redis-runtime.js";
+import { createGraphApiClient, createHttpTransport, type GraphApiClient } from "./whatsapp/index.js";
+
+export interface StartWorkerOptions {
+  readonly logger?: Logger;
+  /** Serve /healthz, /readyz and /metrics on HOST:PORT; default true (off when an ingress in the same process serves them). */
+  readonly serveHttp?: boolean;
+  /** Run the turn scheduler here too; default true (any number of processes may). */
+  readonly runTurnScheduler?: boolean;
+  /** Turn jobs in flight; default 16. */
+  readonly turnConcurrency?: number;
+  /** Send jobs in flight; default 16. */
+  readonly outboundConcurrency?: number;
+  /** How long shutdown waits for active jobs before abandoning them to BullMQ's stalled-job check, ms; default 8,000. */
+  readonly graceMs?: number;
+  /** Graph API call timeout, ms; default 10,000. */
+  readonly graphTimeoutMs?: number;
+}
+
+export interface RunningWorker {
+  /** Where /healthz etc. are served, if they are. */
+  readonly url: string | undefined;
+  /** Orderly shutdown: stop the HTTP app and taking jobs, finish active ones within the grace period, close connections. */
+  close(): Promise<void>;
+}
+
+function delay(ms: number): Promise<"timeout"> {
+  return new Promise((resolve) => setTimeout(() => resolve("timeout"), ms).unref());
+}
+
+/**
+ * Composition root of a worker process: the turn worker (first responder),
+ * the outbound sender with one Graph API client per tenant token over one
+ * keep-alive transport, the turn scheduler, and a small health/metrics app.
+ */
+export async function startWorker(
+  config: AppConfig,
+  options: StartWorkerOptions = {},
+): Promise<RunningWorker> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const url = requireRedisUrl(config, "worker");
+  const responder = createFirstResponder(config.tenants);
+  for (const tenant of config.tenants.filter((t) => t.graphToken === undefined)) {
+    logger.warn(
+      { tenant: tenant.id },
+      "tenant has no Graph API token (graphTokenEnv / WHATSAPP_TOKEN): its replies cannot be sent",
+    );
+  }
+  const { redis, backend } = connectRedis(url, logger);
+  // BullMQ workers need a client that waits out reconnects instead of failing commands.
+  const bull = new Redis(url, { maxRetriesPerRequest: null });
+  bull.on("error", () => {});
+  const queues = queuesFor(config, redis, backend, logger);
+  if (options.runTurnScheduler ?? true) queues.scheduler.start();
+  const prefix = config.redis.prefix;
+  const outboundQueue = createRedisOutboundQueue({
+    redis: bull,
+    prefix,
+    onError: (error) => logger.warn({ err: error }, "outbound queue error"),
+  });
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
+  const transport = createHttpTransport();
+  const clients = new Map<string, GraphApiClient>();
+  const graphClientFor = (tenantId: string): GraphApiClient => {
+    const known = clients.get(tenantId);
+    if (known !== undefined) return known;
+    const token = config.tenants.find((tenant) => tenant.id === tenantId)?.graphToken;
+    if (token === undefined)
+      throw new StartupError(`tenant "${tenantId}" has no Graph API token to send with`);
+    const client = createGraphApiClient(
+      { transport },
+      { ...config.graph, token, timeoutMs: options.graphTimeoutMs ?? 10_000 },
+    );
+    clients.set(tenantId, client);
+    return client;
+  };
+  const now = Date.now;
+  const turns = createTurnWorker(
+    {
+      redis: bull,
+      prefix,
+      inbox: queues.inbox,
+      outbound: outboundQueue,
+      responder,
+      tenants: config.tenants,
+      logger,
+      metrics: createTurnMetrics(registry),
+      now,
+    },
+    { concurrency: options.turnConcurrency ?? 16 },
+  );
+  const outbound = createOutboundWorker(
+    {
+      redis: bull,
+      prefix,
+      graphClientFor,
+      logger,
+      metrics: createOutboundMetrics(registry),
+      now,
+      random: Math.random,
+    },
+    {
+      concurrency: options.outboundConcurrency ?? 16,
+      // One limiter setting per process: the strictest tenant's keeps every number inside Meta's limit.
+      throughputMps: Math.min(...config.tenants.map((tenant) => tenant.throughputMps)),
+    },
+  );
+  const app = buildHealthApp({
+    registry,
+    ready: () => queues.status.ping(1000),
+    description: `redis ${backend}`,
+  });
+  let listening: string | undefined;
+  if (options.serveHttp ?? true) {
+    await app.listen({ host: config.server.host, port: config.server.port });
+    const { port } = app.server.address() as { port: number };
+    listening = `http://${config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host}:${port}`;
+  }
+  logger.info(
+    {
+      url: listening,
+      backend: `redis ${backend}`,
+      prefix,
+      tenants: config.tenants.map((tenant) => tenant.id),
+    },
+    `sharpsharp worker running (queue: redis ${backend}, prefix "${prefix}"${listening === undefined ? "" : `, health on ${listening}`})`,
+  );
+
+  return {
+    url: listening,
+    async close() {
+      await app.close();
+      const graceful = Promise.all([turns.close(), outbound.close()]);
+      if ((await Promise.race([graceful, delay(options.graceMs ?? 8000)])) === "timeout") {
+        logger.warn(
+          "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
+        );
+        await Promise.all([turns.close(true), outbound.close(true)]);
+      }
+      await outboundQueue.close();
+      await queues.close();
+      await Promise.all([...clients.values()].map((client) => client.close()));
+      await transport.close();
+      await closeRedis(bull);
+      await closeRedis(redis);
+    },
+  };
+}

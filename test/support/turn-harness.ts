@@ -1,0 +1,114 @@
+import { Redis } from "ioredis";
+import { Registry } from "prom-client";
+import type { TenantConfig } from "../../src/config/index.js";
+import {
+  createFirstResponder,
+  createTurnMetrics,
+  createTurnWorker,
+  type TurnMetrics,
+  type TurnWorker,
+} from "../../src/conversation/index.js";
+import { createLogger } from "../../src/observability/index.js";
+import {
+  createOutboundWorker,
+  createRedisOutboundQueue,
+  type OutboundWorker,
+  type RedisOutboundQueue,
+} from "../../src/outbound/index.js";
+import { createGraphApiClient, type GraphApiClient } from "../../src/whatsapp/index.js";
+import { GRAPH_TOKEN, type RunningFake, startFake } from "./fake-graph.js";
+import { createIngressHarness, type IngressHarness, testTenant } from "./ingress-harness.js";
+import { TEST_REDIS_URL } from "./redis.js";
+
+export interface TurnHarness {
+  readonly ingress: IngressHarness;
+  readonly fake: RunningFake;
+  readonly outboundQueue: RedisOutboundQueue;
+  readonly tenant: TenantConfig;
+  readonly turnMetrics: TurnMetrics;
+  readonly registry: Registry;
+  /** A Redis client for BullMQ (maxRetriesPerRequest null). */
+  readonly bull: Redis;
+  /** Starts the turn and outbound workers (outbound concurrency 1 keeps sends in queue order). */
+  startWorkers(options?: { outboundConcurrency?: number }): void;
+  close(): Promise<void>;
+}
+
+/** The ingress harness (its scheduler running), the real fake Graph API, and the real workers on one prefix. */
+export async function createTurnHarness(
+  label: string,
+  tenantFields: Partial<TenantConfig> = {},
+): Promise<TurnHarness> {
+  const ingress = await createIngressHarness({ label });
+  ingress.queues.scheduler.start();
+  const fake = await startFake();
+  const bull = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+  const outboundQueue = createRedisOutboundQueue({ redis: bull, prefix: ingress.prefix });
+  const tenant: TenantConfig = { ...testTenant("default"), graphToken: GRAPH_TOKEN, ...tenantFields };
+  const registry = new Registry();
+  const turnMetrics = createTurnMetrics(registry);
+  const logger = createLogger({ level: "silent" });
+  const client: GraphApiClient = createGraphApiClient(
+    {},
+    { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5000 },
+  );
+  const running: (TurnWorker | OutboundWorker)[] = [];
+  return {
+    ingress,
+    fake,
+    outboundQueue,
+    tenant,
+    turnMetrics,
+    registry,
+    bull,
+    startWorkers(options = {}) {
+      running.push(
+        createTurnWorker(
+          {
+            redis: bull,
+            prefix: ingress.prefix,
+            inbox: ingress.queues.inbox,
+            outbound: outboundQueue,
+            responder: createFirstResponder([tenant]),
+            tenants: [tenant],
+            logger,
+            metrics: turnMetrics,
+            now: Date.now,
+          },
+          { concurrency: 4 },
+        ),
+        createOutboundWorker(
+          {
+            redis: bull,
+            prefix: ingress.prefix,
+            graphClientFor: () => client,
+            logger,
+            now: Date.now,
+            random: Math.random,
+          },
+          { concurrency: options.outboundConcurrency ?? 1 },
+        ),
+      );
+    },
+    async close() {
+      for (const worker of running) await worker.close(true);
+      await outboundQueue.close();
+      await client.close();
+      await fake.fake.close();
+      bull.disconnect();
+      await ingress.close();
+    },
+  };
+}
+
+/** Sum of a counter's values with these labels. */
+export async function counterValue(
+  registry: Registry,
+  name: string,
+  labels: Record<string, string>,
+): Promise<number> {
+  const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
+  return (metric?.values ?? [])
+    .filter((value) => Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted))
+    .reduce((sum, value) => sum + value.value, 0);
+}
