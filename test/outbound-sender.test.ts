@@ -29,11 +29,12 @@ describe.skipIf(skipWithoutRedis)("outbound sender", () => {
     h.startWorker();
     await eventually(async () => (await outboundCounts(h as OutboundHarness)).completed === 2);
     const [message] = h.fake.fake.messages({ to: "2348012345678" });
-    expect(message).toMatchObject({ phoneNumberId: PHONE_NUMBER_ID, to: "2348012345678", type: "text" });
+    // Sent with its "+": without it Meta would prepend the business number's country code.
+    expect(message).toMatchObject({ phoneNumberId: PHONE_NUMBER_ID, to: "+2348012345678", type: "text" });
     expect(message?.body).toEqual({
       messaging_product: "whatsapp",
       recipient_type: "individual",
-      to: "2348012345678",
+      to: "+2348012345678",
       type: "text",
       text: { body: "How far!" },
       context: { message_id: "wamid.in.1" },

@@ -43,7 +43,7 @@ describe.skipIf(skipWithoutRedis)("turn worker end to end (ingress, workers, fak
     await sleep(400);
     const sent = h.fake.fake.messages();
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ to: CUSTOMER, phoneNumberId: PHONE_NUMBER_ID, type: "text" });
+    expect(sent[0]).toMatchObject({ to: `+${CUSTOMER}`, phoneNumberId: PHONE_NUMBER_ID, type: "text" });
     expect(texts(h)).toEqual([GREETING]);
     expect(
       await h.ingress.admin.zcard(`${h.ingress.prefix}:inbox:default:${PHONE_NUMBER_ID}:${CUSTOMER}`),

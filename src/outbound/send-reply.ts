@@ -93,7 +93,10 @@ export function createSendReply(deps: SendReplyDeps) {
     const failedAttempts = data.failedAttempts ?? 0;
     await job.updateData({ ...data, unknownOutcomeRetried, sending: true });
     try {
-      const customer = data.to !== undefined ? { to: data.to } : { recipient: data.recipient };
+      // Meta prepends the business number's country code to a `to` without "+", which can reach the
+      // wrong person (whatsapp-cloud-api.md §6); a wa_id is the full international number.
+      const customer =
+        data.to !== undefined ? { to: internationalNumber(data.to) } : { recipient: data.recipient };
       const body = {
         recipient_type: "individual",
         ...customer,
@@ -135,4 +138,9 @@ export function createSendReply(deps: SendReplyDeps) {
       });
     }
   };
+}
+
+/** A wa_id ("2348012345678") as Meta wants `to`: with its "+". */
+export function internationalNumber(waId: string): string {
+  return waId.startsWith("+") ? waId : `+${waId}`;
 }
