@@ -2,8 +2,19 @@ import { Redis } from "ioredis";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { AppConfig } from "./config/index.js";
 import { createFirstResponder, createTurnMetrics, createTurnWorker } from "./conversation/index.js";
+import {
+  createDeliveryMetrics,
+  createEventsWorker,
+  createRedisDeliveryStatusStore,
+} from "./delivery/index.js";
 import { buildHealthApp, createLogger, type Logger } from "./observability/index.js";
-import { createOutboundMetrics, createOutboundWorker, createRedisOutboundQueue } from "./outbound/index.js";
+import {
+  createOutboundMetrics,
+  createOutboundWorker,
+  createRedisOutboundQueue,
+  createReengagement,
+  reengagementTemplates,
+} from "./outbound/index.js";
 import { closeRedis, connectRedis, queuesFor, requireRedisUrl, StartupError } from "./redis-runtime.js";
 import { createGraphApiClient, createHttpTransport, type GraphApiClient } from "./whatsapp/index.js";
 
@@ -17,6 +28,8 @@ export interface StartWorkerOptions {
   readonly turnConcurrency?: number;
   /** Send jobs in flight; default 16. */
   readonly outboundConcurrency?: number;
+  /** Status and other webhook events in flight; default 16. */
+  readonly eventsConcurrency?: number;
   /** How long shutdown waits for active jobs before abandoning them to BullMQ's stalled-job check, ms; default 8,000. */
   readonly graceMs?: number;
   /** Graph API call timeout, ms; default 10,000. */
@@ -37,7 +50,9 @@ function delay(ms: number): Promise<"timeout"> {
 /**
  * Composition root of a worker process: the turn worker (first responder),
  * the outbound sender with one Graph API client per tenant token over one
- * keep-alive transport, the turn scheduler, and a small health/metrics app.
+ * keep-alive transport (recording what it sent in the delivery status store,
+ * re-engaging on 131047), the events worker (delivery statuses), the turn
+ * scheduler, and a small health/metrics app.
  */
 export async function startWorker(
   config: AppConfig,
@@ -46,6 +61,7 @@ export async function startWorker(
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const url = requireRedisUrl(config, "worker");
   const responder = createFirstResponder(config.tenants);
+  const templates = reengagementTemplates(config.tenants);
   for (const tenant of config.tenants.filter((t) => t.graphToken === undefined)) {
     logger.warn(
       { tenant: tenant.id },
@@ -82,6 +98,14 @@ export async function startWorker(
     return client;
   };
   const now = Date.now;
+  const outboundMetrics = createOutboundMetrics(registry);
+  const deliveryStore = createRedisDeliveryStatusStore({ redis: bull, prefix });
+  const reengage = createReengagement({
+    queue: outboundQueue,
+    templateFor: (tenantId) => templates.get(tenantId),
+    logger,
+    metrics: outboundMetrics,
+  });
   const turns = createTurnWorker(
     {
       redis: bull,
@@ -102,15 +126,28 @@ export async function startWorker(
       prefix,
       graphClientFor,
       logger,
-      metrics: createOutboundMetrics(registry),
+      metrics: outboundMetrics,
       now,
       random: Math.random,
+      sent: deliveryStore,
+      reengage,
     },
     {
       concurrency: options.outboundConcurrency ?? 16,
       // One limiter setting per process: the strictest tenant's keeps every number inside Meta's limit.
       throughputMps: Math.min(...config.tenants.map((tenant) => tenant.throughputMps)),
     },
+  );
+  const events = createEventsWorker(
+    {
+      redis: bull,
+      prefix,
+      store: deliveryStore,
+      logger,
+      metrics: createDeliveryMetrics(registry),
+      reengage,
+    },
+    { concurrency: options.eventsConcurrency ?? 16 },
   );
   const app = buildHealthApp({
     registry,
@@ -137,12 +174,12 @@ export async function startWorker(
     url: listening,
     async close() {
       await app.close();
-      const graceful = Promise.all([turns.close(), outbound.close()]);
+      const graceful = Promise.all([turns.close(), outbound.close(), events.close()]);
       if ((await Promise.race([graceful, delay(options.graceMs ?? 8000)])) === "timeout") {
         logger.warn(
           "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
         );
-        await Promise.all([turns.close(true), outbound.close(true)]);
+        await Promise.all([turns.close(true), outbound.close(true), events.close(true)]);
       }
       await outboundQueue.close();
       await queues.close();

@@ -12,6 +12,11 @@ export const outboundErrorCatalog = {
     meaning:
       "A reply was given up for good (the job's failedReason starts with this code and names the reason and Meta's error code).",
   },
+  invalidReengagementTemplate: {
+    code: "SS_OUTBOUND_INVALID_REENGAGEMENT_TEMPLATE",
+    meaning:
+      "A tenant's `reengagementTemplate` setting is not `{ name, language }` with non-empty strings; the worker does not start.",
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** A reply the outbound queue refuses; the caller's bug, so nothing is queued. */
@@ -35,5 +40,15 @@ export class OutboundGivenUpError extends SharpsharpError {
     );
     this.reason = reason;
     this.graphCode = graphCode;
+  }
+}
+
+/** A tenant's `reengagementTemplate` setting cannot be used; names the tenant. */
+export class ReengagementTemplateError extends SharpsharpError {
+  constructor(tenantId: string, problem: string) {
+    super(
+      outboundErrorCatalog.invalidReengagementTemplate.code,
+      `tenant "${tenantId}": invalid reengagementTemplate: ${problem}`,
+    );
   }
 }

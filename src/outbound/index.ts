@@ -4,7 +4,12 @@ export {
   type SendDecision,
   type SendRetryPolicy,
 } from "./classify-send-error.js";
-export { OutboundGivenUpError, OutboundReplyInvalidError, outboundErrorCatalog } from "./errors.js";
+export {
+  OutboundGivenUpError,
+  OutboundReplyInvalidError,
+  outboundErrorCatalog,
+  ReengagementTemplateError,
+} from "./errors.js";
 export { createOutboundKeys, customerOf } from "./outbound-keys.js";
 export {
   createOutboundMetrics,
@@ -18,7 +23,15 @@ export {
   type OutboundWorkerDeps,
   type OutboundWorkerOptions,
 } from "./outbound-worker.js";
-export type { OutboundQueue, OutboundReply, SendRateLimiter, SendSlot, TenantSendPause } from "./ports.js";
+export type {
+  OutboundQueue,
+  OutboundReply,
+  SendRateLimiter,
+  SendSlot,
+  SentMessage,
+  SentMessageRecorder,
+  TenantSendPause,
+} from "./ports.js";
 export {
   createRedisOutboundQueue,
   outboundJobId,
@@ -33,4 +46,13 @@ export {
   type RedisSendRateLimiterOptions,
 } from "./redis-send-rate-limiter.js";
 export { createRedisTenantSendPause } from "./redis-tenant-send-pause.js";
+export {
+  createReengagement,
+  type Reengage,
+  type ReengagementDeps,
+  type ReengagementOutcome,
+  type ReengagementTarget,
+  type ReengagementTemplate,
+  reengagementTemplates,
+} from "./reengagement.js";
 export type { GiveUpReason } from "./send-error-codes.js";

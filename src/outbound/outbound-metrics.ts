@@ -20,6 +20,8 @@ export interface OutboundMetrics {
   readonly givenUp: Counter<"tenant" | "reason">;
   /** Rate-limiter waits: `slot` slept until a reserved slot; `delayed` moved back to BullMQ's delayed set. */
   readonly limiterWaits: Histogram<"kind">;
+  /** Replies refused with 131047, by what followed: queued (template), no_template, skipped (a template itself). */
+  readonly reengagements: Counter<"tenant" | "outcome">;
 }
 
 /** The outbound sender's Prometheus metrics, registered on `registry` (no globals). */
@@ -42,6 +44,12 @@ export function createOutboundMetrics(registry: Registry): OutboundMetrics {
       help: "Waits imposed by the shared rate limiters (throughput per number, pair limit), by kind: slot (slept) or delayed (job moved to delayed).",
       labelNames: ["kind"],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    reengagements: new Counter({
+      name: "ss_outbound_reengagements_total",
+      help: "Messages refused outside the 24 h window (131047), by outcome: queued (re-engagement template), no_template, skipped.",
+      labelNames: ["tenant", "outcome"],
       registers: [registry],
     }),
   };

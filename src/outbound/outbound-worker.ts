@@ -5,8 +5,10 @@ import { type OutboundJob, QUEUE_NAMES } from "../queue/index.js";
 import type { GraphApiClient } from "../whatsapp/index.js";
 import type { SendRetryPolicy } from "./classify-send-error.js";
 import type { OutboundMetrics } from "./outbound-metrics.js";
+import type { SentMessageRecorder } from "./ports.js";
 import { createRedisSendRateLimiter, type PairLimit } from "./redis-send-rate-limiter.js";
 import { createRedisTenantSendPause } from "./redis-tenant-send-pause.js";
+import type { Reengage } from "./reengagement.js";
 import { createSendReply } from "./send-reply.js";
 
 /** What the outbound worker is given. */
@@ -23,6 +25,10 @@ export interface OutboundWorkerDeps {
   readonly now: () => number;
   /** [0, 1); jitters retry delays. */
   readonly random: () => number;
+  /** Where accepted messages' wamids are recorded (the delivery status store); none: not recorded. */
+  readonly sent?: SentMessageRecorder;
+  /** What a 131047 give-up triggers (see createReengagement); none: only recorded. */
+  readonly reengage?: Reengage;
 }
 
 /** How the outbound worker runs; every field has a default. */
@@ -76,6 +82,8 @@ export function createOutboundWorker(
     random: deps.random,
     pauseMs: options.pauseMs ?? 900_000,
     retryPolicy: options.retryPolicy ?? {},
+    ...(deps.sent === undefined ? {} : { sent: deps.sent }),
+    ...(deps.reengage === undefined ? {} : { reengage: deps.reengage }),
   });
   const worker = new Worker<OutboundJob, string>(
     QUEUE_NAMES.outbound,

@@ -38,3 +38,25 @@ export interface TenantSendPause {
   /** ms until the tenant's pause ends; 0 when it is not paused. */
   remainingMs(tenantId: string): Promise<number>;
 }
+
+/** What the sender knows of a message Meta accepted: enough to tie its statuses to the reply. */
+export interface SentMessage {
+  readonly tenantId: string;
+  /** Meta's id of the message, as the send answered it. */
+  readonly wamid: string;
+  readonly phoneNumberId: string;
+  readonly conversationKey: string;
+  readonly to?: string;
+  readonly recipient?: string;
+  readonly turnId: string;
+  readonly part: number;
+  /** The message was itself a re-engagement template. */
+  readonly reengagement?: true;
+  /** When Meta accepted it, ms since the epoch. */
+  readonly sentAt: number;
+}
+
+/** Where the sender records each accepted message (the delivery status store implements it). */
+export interface SentMessageRecorder {
+  recordSent(message: SentMessage): Promise<void>;
+}

@@ -8,7 +8,8 @@ import { classifySendError, type SendRetryPolicy } from "./classify-send-error.j
 import { OutboundGivenUpError } from "./errors.js";
 import { customerOf } from "./outbound-keys.js";
 import type { OutboundMetrics, SendOutcome } from "./outbound-metrics.js";
-import type { SendRateLimiter, TenantSendPause } from "./ports.js";
+import type { SendRateLimiter, SentMessageRecorder, TenantSendPause } from "./ports.js";
+import type { Reengage } from "./reengagement.js";
 import type { GiveUpReason } from "./send-error-codes.js";
 
 /** What sending one reply needs. */
@@ -23,6 +24,10 @@ export interface SendReplyDeps {
   /** How long a rejected token (190) pauses the tenant's sends, ms. */
   readonly pauseMs: number;
   readonly retryPolicy: Omit<SendRetryPolicy, "random">;
+  /** Records each accepted message's wamid (ties its statuses to the reply); none: not recorded. */
+  readonly sent?: SentMessageRecorder;
+  /** Called for a reply given up with 131047 (outside the 24 h window); none: only recorded. */
+  readonly reengage?: Reengage;
 }
 
 type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sending">;
@@ -66,6 +71,35 @@ export function createSendReply(deps: SendReplyDeps) {
       throw new UnrecoverableError(error.message);
     };
 
+    // Neither may throw: the send is over, and a thrown error would have the job send again.
+    const recordSent = async (wamid: string) => {
+      if (deps.sent === undefined) return;
+      const { tenantId, phoneNumberId, conversationKey, to, recipient, turnId, part, reengagement } = data;
+      try {
+        await deps.sent.recordSent({
+          tenantId,
+          wamid,
+          phoneNumberId,
+          conversationKey,
+          turnId,
+          part,
+          sentAt: deps.now(),
+          ...(to === undefined ? {} : { to }),
+          ...(recipient === undefined ? {} : { recipient }),
+          ...(reengagement === true ? { reengagement } : {}),
+        });
+      } catch (error) {
+        log.warn({ err: error }, "could not record the sent message; its statuses will not find it");
+      }
+    };
+    const reengage = async () => {
+      try {
+        await deps.reengage?.(data);
+      } catch (error) {
+        log.error({ err: error }, "could not queue the re-engagement template");
+      }
+    };
+
     const pausedMs = await deps.pause.remainingMs(tenant);
     if (pausedMs > 0) {
       count(tenant, "deferred_paused");
@@ -105,6 +139,7 @@ export function createSendReply(deps: SendReplyDeps) {
       };
       const result = await deps.graphClientFor(tenant).sendMessage(data.phoneNumberId, body);
       count(tenant, "sent");
+      await recordSent(result.wamid);
       return result.wamid;
     } catch (error) {
       const attempt = failedAttempts + 1;
@@ -122,6 +157,7 @@ export function createSendReply(deps: SendReplyDeps) {
             "Meta rejected the tenant's Graph API token: its sends are paused; replace the token",
           );
         }
+        if (decision.reengage === true) await reengage();
         return giveUp(decision.reason, code, error);
       }
       const outcome: SendOutcome =

@@ -42,6 +42,8 @@ export interface OutboundReply {
   readonly part: number;
   /** Graph API body fields: `type` and its object, optionally `context` (no `to`/`recipient`). */
   readonly message: Readonly<Record<string, unknown>>;
+  /** Set on the re-engagement template sent in place of a reply refused with 131047 (never re-engaged again). */
+  readonly reengagement?: true;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type OutboundMetrics,
   type OutboundReply,
   type OutboundWorker,
+  type OutboundWorkerDeps,
   type OutboundWorkerOptions,
   type RedisOutboundQueue,
 } from "../../src/outbound/index.js";
@@ -25,8 +26,11 @@ export interface OutboundHarness {
   /** Every log line written by the workers, raw JSON. */
   readonly logLines: string[];
   readonly admin: Redis;
-  /** Starts one more worker process stand-in (its own Redis connection). */
-  startWorker(options?: OutboundWorkerOptions): OutboundWorker;
+  /** Starts one more worker process stand-in (its own Redis connection), optionally recording sends and re-engaging. */
+  startWorker(
+    options?: OutboundWorkerOptions,
+    extra?: Pick<OutboundWorkerDeps, "sent" | "reengage">,
+  ): OutboundWorker;
   close(): Promise<void>;
 }
 
@@ -60,10 +64,10 @@ export async function createOutboundHarness(
     registry,
     logLines,
     admin,
-    startWorker(options = {}) {
+    startWorker(options = {}, extra = {}) {
       const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
       const worker = createOutboundWorker(
-        { redis, prefix, graphClientFor: () => client, logger, metrics, now: Date.now, random },
+        { redis, prefix, graphClientFor: () => client, logger, metrics, now: Date.now, random, ...extra },
         { concurrency: 16, ...options },
       );
       workers.push({ worker, redis });
