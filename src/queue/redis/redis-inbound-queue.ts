@@ -127,6 +127,9 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
         opts: {
           jobId: jobIds[index],
           deduplication: { id: event.dedupeId, ttl: dedupeTtlMs },
+          // A status that meets a Redis hiccup in the events worker is retried, not lost.
+          attempts: 5,
+          backoff: { type: "exponential", delay: 1000 },
           removeOnComplete: true,
           removeOnFail: KEEP_FAILED,
         } satisfies JobsOptions,
