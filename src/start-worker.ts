@@ -1,7 +1,13 @@
 import { Redis } from "ioredis";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { AppConfig } from "./config/index.js";
-import { createFirstResponder, createTurnMetrics, createTurnWorker } from "./conversation/index.js";
+import {
+  createFirstResponder,
+  createGraphTypingIndicator,
+  createTurnMetrics,
+  createTurnWorker,
+  createTypingIndicatorCounter,
+} from "./conversation/index.js";
 import {
   createDeliveryMetrics,
   createEventsWorker,
@@ -116,6 +122,11 @@ export async function startWorker(
       tenants: config.tenants,
       logger,
       metrics: createTurnMetrics(registry),
+      typing: createGraphTypingIndicator({
+        graphClientFor,
+        logger,
+        counter: createTypingIndicatorCounter(registry),
+      }),
       now,
     },
     { concurrency: options.turnConcurrency ?? 16 },

@@ -11,7 +11,7 @@ export {
   UnknownTenantError,
 } from "./errors.js";
 export { createFirstResponder, normalizeForRules, type RouteResult, routeTurn } from "./first-responder.js";
-export type { ReplyButton, Responder, TurnInput, TurnReply } from "./ports.js";
+export type { ReplyButton, Responder, TurnInput, TurnReply, TypingIndicator } from "./ports.js";
 export {
   createTurnProcessor,
   type HandledTurn,
@@ -30,3 +30,11 @@ export {
   type TurnWorkerDeps,
   type TurnWorkerOptions,
 } from "./turn-worker.js";
+export {
+  createGraphTypingIndicator,
+  createTypingIndicatorCounter,
+  type GraphTypingIndicatorDeps,
+  type GraphTypingIndicatorOptions,
+  type TypingOutcome,
+  typingIndicatorOn,
+} from "./typing-indicator.js";

@@ -36,3 +36,12 @@ export interface Responder {
    */
   respondToStale(turn: TurnInput): Promise<readonly TurnReply[]>;
 }
+
+/**
+ * Tells the customer their messages were seen: marks `wamid` (and every
+ * earlier message of the thread) read and shows the typing indicator.
+ * Best effort: never throws, and returns within a short bound.
+ */
+export interface TypingIndicator {
+  show(tenant: TenantConfig, phoneNumberId: string, wamid: string): Promise<void>;
+}

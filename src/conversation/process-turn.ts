@@ -6,7 +6,7 @@ import type { InboundMessage } from "../whatsapp/index.js";
 import { coalesceUntil, coalescingOn, isStale } from "./coalesce.js";
 import type { ConversationLock } from "./conversation-lock.js";
 import { UnknownTenantError } from "./errors.js";
-import type { Responder, TurnReply } from "./ports.js";
+import type { Responder, TurnReply, TypingIndicator } from "./ports.js";
 import { replyBody } from "./reply-body.js";
 import { turnIdFor } from "./turn-id.js";
 
@@ -33,6 +33,8 @@ export interface TurnProcessorDeps {
   readonly tenant: (tenantId: string) => TenantConfig | undefined;
   /** Optional guard against a second turn of the same conversation (see createTurnWorker). */
   readonly lock?: ConversationLock;
+  /** Marks the turn's newest message read with the typing indicator before answering; optional. */
+  readonly typing?: TypingIndicator;
   readonly logger: Logger;
   /** ms since the epoch. */
   readonly now: () => number;
@@ -63,6 +65,8 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
   const handle = async (tenant: TenantConfig, job: TurnJob, messages: readonly InboundMessage[]) => {
     const wamids = messages.map((message) => message.wamid);
     const turnId = turnIdFor(wamids);
+    const last = messages[messages.length - 1] as InboundMessage;
+    await deps.typing?.show(tenant, last.phoneNumberId, last.wamid);
     const fresh = messages.filter((message) => !isStale(message, tenant.staleAfterMs));
     const input = { tenant, conversationKey: job.conversationKey, messages };
     // Mixed turns answer the fresh messages only: the fresh answer covers the replayed ones too.
@@ -70,7 +74,6 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       fresh.length === 0
         ? await deps.responder.respondToStale(input)
         : await deps.responder.respond({ ...input, messages: fresh });
-    const last = messages[messages.length - 1] as InboundMessage;
     const address = addressOf(last);
     if (replies.length > 0 && address.to === undefined && address.recipient === undefined) {
       deps.logger.warn({ turnId }, "turn has no customer address; reply dropped");

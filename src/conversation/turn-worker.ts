@@ -6,7 +6,7 @@ import { maskConversationKey } from "../observability/index.js";
 import type { OutboundQueue } from "../outbound/index.js";
 import { type ConversationInbox, QUEUE_NAMES, type TurnJob } from "../queue/index.js";
 import { createRedisConversationLock } from "./conversation-lock.js";
-import type { Responder } from "./ports.js";
+import type { Responder, TypingIndicator } from "./ports.js";
 import { createTurnProcessor, type TurnOutcome } from "./process-turn.js";
 import type { TurnMetrics } from "./turn-metrics.js";
 
@@ -22,6 +22,8 @@ export interface TurnWorkerDeps {
   readonly tenants: readonly TenantConfig[];
   readonly logger: Logger;
   readonly metrics?: TurnMetrics;
+  /** Mark-as-read with the typing indicator at the start of each turn; optional. */
+  readonly typing?: TypingIndicator;
   /** ms since the epoch. */
   readonly now: () => number;
 }
@@ -70,6 +72,7 @@ export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOption
         prefix: deps.prefix,
         ...(options.lockTtlMs === undefined ? {} : { ttlMs: options.lockTtlMs }),
       }),
+      ...(deps.typing === undefined ? {} : { typing: deps.typing }),
       logger: deps.logger,
       now: deps.now,
     },

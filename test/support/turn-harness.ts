@@ -3,6 +3,7 @@ import { Registry } from "prom-client";
 import type { TenantConfig } from "../../src/config/index.js";
 import {
   createFirstResponder,
+  createGraphTypingIndicator,
   createTurnMetrics,
   createTurnWorker,
   type TurnMetrics,
@@ -73,6 +74,7 @@ export async function createTurnHarness(
             tenants: [tenant],
             logger,
             metrics: turnMetrics,
+            typing: createGraphTypingIndicator({ graphClientFor: () => client, logger }),
             now: Date.now,
           },
           { concurrency: 4 },

@@ -32,6 +32,9 @@ export interface FakeRequestRecord {
   /** Meta's `error.code` of a rejection. */
   readonly errorCode?: number;
   readonly wamid?: string;
+  /** Mark-as-read: the message marked read, and whether the typing indicator was asked for. */
+  readonly messageId?: string;
+  readonly typing?: boolean;
   readonly receivedAt: number;
 }
 

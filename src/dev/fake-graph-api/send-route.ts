@@ -80,7 +80,14 @@ export function registerSendRoute(app: FastifyInstance, ctx: FakeGraphContext): 
     const { send } = validation;
     if (send.kind === "read") {
       attempt = { ...attempt, kind: "read" };
-      ctx.records.addRequest({ ...attempt, outcome: "accepted", status: 200, receivedAt });
+      ctx.records.addRequest({
+        ...attempt,
+        messageId: send.messageId,
+        typing: send.typing,
+        outcome: "accepted",
+        status: 200,
+        receivedAt,
+      });
       return { success: true };
     }
 
