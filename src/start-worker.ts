@@ -129,7 +129,11 @@ export async function startWorker(
       }),
       now,
     },
-    { concurrency: options.turnConcurrency ?? 16 },
+    {
+      concurrency: options.turnConcurrency ?? 16,
+      lockTtlMs: config.worker.lockMs,
+      stalledIntervalMs: config.worker.stalledIntervalMs,
+    },
   );
   const outbound = createOutboundWorker(
     {
@@ -145,6 +149,8 @@ export async function startWorker(
     },
     {
       concurrency: options.outboundConcurrency ?? 16,
+      lockMs: config.worker.lockMs,
+      stalledIntervalMs: config.worker.stalledIntervalMs,
       // One limiter setting per process: the strictest tenant's keeps every number inside Meta's limit.
       throughputMps: Math.min(...config.tenants.map((tenant) => tenant.throughputMps)),
     },

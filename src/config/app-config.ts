@@ -42,6 +42,13 @@ export interface AppConfig {
     /** Run the turn scheduler inside the ingress process too. */
     readonly runTurnScheduler: boolean;
   };
+  /** Crash recovery of worker processes: a dead worker's jobs are taken over within about lockMs + stalledIntervalMs. */
+  readonly worker: {
+    /** BullMQ job lock and conversation turn lock lease, ms (default 30,000). */
+    readonly lockMs: number;
+    /** BullMQ stalled-job check interval, ms (default 30,000). */
+    readonly stalledIntervalMs: number;
+  };
   readonly logLevel: LogLevel;
   readonly tenants: readonly TenantConfig[];
   /** The tenants file that was read, if any. */

@@ -66,6 +66,13 @@ export const envSchema = z.object({
   WEBHOOK_DEDUPE_TTL_HOURS: integer(168, 24 * 90).default(192),
   /** Whether the ingress process also turns due conversations into BullMQ turn jobs. */
   INGRESS_TURN_SCHEDULER: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
+  /**
+   * How long a worker's hold on a job (BullMQ lock) and on a conversation (turn lock) lasts without
+   * renewal, ms: a worker that dies leaves its work to others after this. Longer than any turn takes.
+   */
+  WORKER_LOCK_MS: integer(500, 600_000).default(30_000),
+  /** How often each worker looks for jobs whose worker died (BullMQ stalled-job check), ms. */
+  WORKER_STALLED_INTERVAL_MS: integer(200, 600_000).default(30_000),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
 });
 

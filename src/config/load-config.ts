@@ -231,6 +231,10 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       dedupeTtlSeconds: parsedEnv.WEBHOOK_DEDUPE_TTL_HOURS * 3600,
       runTurnScheduler: parsedEnv.INGRESS_TURN_SCHEDULER === "on",
     },
+    worker: {
+      lockMs: parsedEnv.WORKER_LOCK_MS,
+      stalledIntervalMs: parsedEnv.WORKER_STALLED_INTERVAL_MS,
+    },
     logLevel: parsedEnv.LOG_LEVEL,
     tenants,
     configFile: file?.path,

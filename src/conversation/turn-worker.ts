@@ -38,6 +38,8 @@ export interface TurnWorkerOptions {
   readonly busyRetryMs?: number;
   /** Most messages handled as one turn; default 100. */
   readonly maxMessagesPerTurn?: number;
+  /** How often BullMQ looks for turns whose worker died, ms; default BullMQ's 30,000. */
+  readonly stalledIntervalMs?: number;
 }
 
 export interface TurnWorker {
@@ -113,6 +115,9 @@ export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOption
     connection: deps.redis,
     prefix: deps.prefix,
     concurrency: options.concurrency ?? 16,
+    // A dead worker's turn is taken over once both its BullMQ lock and its conversation lock lapse.
+    lockDuration: options.lockTtlMs ?? 30_000,
+    ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
   });
   worker.on("error", (error) => deps.logger.error({ err: error }, "turn worker error"));
   worker.on("failed", (job, error) =>

@@ -47,6 +47,10 @@ export interface OutboundWorkerOptions {
   readonly pauseMs?: number;
   /** Backoff and attempt limits (see classifySendError). */
   readonly retryPolicy?: Omit<SendRetryPolicy, "random">;
+  /** BullMQ job lock, ms: a dead worker's send is taken over after it; default 30,000. */
+  readonly lockMs?: number;
+  /** How often BullMQ looks for sends whose worker died, ms; default 30,000. */
+  readonly stalledIntervalMs?: number;
 }
 
 export interface OutboundWorker {
@@ -88,7 +92,13 @@ export function createOutboundWorker(
   const worker = new Worker<OutboundJob, string>(
     QUEUE_NAMES.outbound,
     (job: Job<OutboundJob, string>, token?: string) => sendReply(job, token),
-    { connection: deps.redis, prefix: deps.prefix, concurrency: options.concurrency ?? 16 },
+    {
+      connection: deps.redis,
+      prefix: deps.prefix,
+      concurrency: options.concurrency ?? 16,
+      ...(options.lockMs === undefined ? {} : { lockDuration: options.lockMs }),
+      ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
+    },
   );
   worker.on("error", (error) => deps.logger.error({ err: error }, "outbound worker error"));
   return {
