@@ -93,8 +93,57 @@ describe.skipIf(skipWithoutRedis)("worker processes (built CLI, real Redis, fake
     const outOfOrder = [...grouped.values()].filter(
       (texts) => texts.join("\n") !== SCRIPT.map((s) => s.answer).join("\n"),
     ).length;
-    console.log(
-      `500 replies through 4 worker processes in ${elapsed} ms; conversations whose sends left out of turn order: ${outOfOrder}/100`,
+    process.stdout.write(
+      `500 replies through 4 worker processes in ${elapsed} ms; conversations whose sends left out of turn order: ${outOfOrder}/100\n`,
     );
   }, 45_000);
+
+  it("a worker SIGKILLed mid-turn and another mid-send: every message gets exactly one reply after recovery", async () => {
+    const lockMs = 1000;
+    const stalledMs = 500;
+    const {
+      ingress: h,
+      fake: f,
+      workers: w,
+    } = await setUp("procs-crash", {
+      WORKER_LOCK_MS: String(lockMs),
+      WORKER_STALLED_INTERVAL_MS: String(stalledMs),
+    });
+    const active = (queue: string) => h.admin.llen(`${h.prefix}:${queue}:active`);
+    // Slow Graph API: each turn waits out its typing indicator's 1 s bound.
+    f.fake.setFaults({ latencyMs: 3000 });
+    const first = w.spawn();
+    await first.ready();
+    for (const n of [0, 1, 2]) await postScript(h, n, 1);
+    await eventually(async () => (await active("turns")) > 0, 5000);
+    first.child.kill("SIGKILL");
+    const killedMidTurn = Date.now();
+    // The next worker's sends hang at the fake: it is killed with them in flight.
+    f.fake.setFaults({ latencyMs: 0, hangRate: 1 });
+    const second = w.spawn();
+    await eventually(async () => (await active("outbound")) > 0, 15_000, 20);
+    const turnRecoveryMs = Date.now() - killedMidTurn;
+    await eventually(() => f.fake.requests().some((r) => r.outcome === "hung" && r.type === undefined), 5000);
+    await sleep(200);
+    second.child.kill("SIGKILL");
+    const killedMidSend = Date.now();
+    f.fake.setFaults({ hangRate: 0 });
+    w.spawn();
+    await eventually(() => f.fake.messages().length >= 3, 15_000, 20);
+    const sendRecoveryMs = Date.now() - killedMidSend;
+    await sleep(1500);
+    const grouped = byCustomer(f.fake.messages());
+    process.stdout.write(
+      `recovery after SIGKILL (WORKER_LOCK_MS=${lockMs}, WORKER_STALLED_INTERVAL_MS=${stalledMs}, incl. ~0.5 s worker start): mid-turn ${turnRecoveryMs} ms, mid-send ${sendRecoveryMs} ms\n`,
+    );
+    expect(f.fake.messages()).toHaveLength(3);
+    expect([...grouped.values()]).toEqual([
+      [replies.greeting?.text],
+      [replies.greeting?.text],
+      [replies.greeting?.text],
+    ]);
+    const bound = lockMs + 2 * stalledMs + 3000;
+    expect(turnRecoveryMs).toBeLessThan(bound);
+    expect(sendRecoveryMs).toBeLessThan(bound);
+  }, 40_000);
 });
