@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_RESPONDER_SETTINGS } from "../src/conversation/index.js";
-import type { FakeMessageRecord } from "../src/dev/index.js";
-import { eventually } from "./support/eventually.js";
-import { type RunningFake, startFake } from "./support/fake-graph.js";
-import { createIngressHarness, type IngressHarness } from "./support/ingress-harness.js";
-import { skipWithoutRedis } from "./support/redis.js";
-import { textWebhook } from "./support/webhook-builder.js";
-import { createWorkerProcesses } from "./support/worker-processes.js";
+import { DEFAULT_RESPONDER_SETTINGS } from "../../src/conversation/index.js";
+import type { FakeMessageRecord } from "../../src/dev/index.js";
+import { eventually } from "../support/eventually.js";
+import { type RunningFake, startFake } from "../support/fake-graph.js";
+import { createIngressHarness, type IngressHarness } from "../support/ingress-harness.js";
+import { skipWithoutRedis } from "../support/redis.js";
+import { textWebhook } from "../support/webhook-builder.js";
+import { createWorkerProcesses } from "../support/worker-processes.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nowSeconds = () => Math.floor(Date.now() / 1000);

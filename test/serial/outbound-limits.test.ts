@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually } from "./support/eventually.js";
+import { eventually } from "../support/eventually.js";
 import {
   createOutboundHarness,
   type OutboundHarness,
   outboundCounts,
   textReply,
-} from "./support/outbound-harness.js";
-import { skipWithoutRedis } from "./support/redis.js";
+} from "../support/outbound-harness.js";
+import { skipWithoutRedis } from "../support/redis.js";
 
 describe.skipIf(skipWithoutRedis)("outbound rate limits shared through Redis", () => {
   let h: OutboundHarness | undefined;
