@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const bin = fileURLToPath(new URL("../../../bin/sharpsharp.js", import.meta.url));
+
+/** A spawned `sharpsharp <command>` and what it printed. */
+export interface SharpsharpProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  output(): string;
+  /** Peak resident memory so far (VmHWM), MiB; undefined once it exited. */
+  peakRssMiB(): number | undefined;
+  stop(): Promise<void>;
+}
+
+/** Starts the built CLI and resolves once `readyText` appears in its output. */
+export async function startProcess(
+  name: string,
+  command: string,
+  env: Record<string, string>,
+  readyText: string,
+): Promise<SharpsharpProcess> {
+  let output = "";
+  const child = spawn(process.execPath, [bin, command], {
+    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  // Keep the tail only: a worker logs a line per turn, and a long run must not grow the bench's memory.
+  const keep = (chunk: unknown) => {
+    output = (output + String(chunk)).slice(-100_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const until = Date.now() + 15_000;
+  while (!output.includes(readyText)) {
+    if (child.exitCode !== null || Date.now() > until) {
+      child.kill("SIGKILL");
+      throw new Error(`${name} did not start: ${output.slice(-2000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return {
+    name,
+    child,
+    output: () => output,
+    peakRssMiB() {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+        const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+        return Number.isFinite(kb) ? kb / 1024 : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await Promise.race([
+        new Promise((resolve) => child.once("exit", resolve)),
+        new Promise((resolve) => setTimeout(resolve, 12_000)),
+      ]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}

@@ -1,0 +1,253 @@
+/**
+ * End-to-end benchmark: signed webhooks into one `sharpsharp ingress`, two
+ * `sharpsharp worker` processes, replies to the fake Graph API (limit 1,000/s
+ * so it is not the bottleneck). Open loop at a fixed message rate: a mix of
+ * single messages and 3-message bursts (200 ms apart) over 2,000 customers,
+ * each customer's units at least 10 s apart. Prints replies received vs
+ * expected, duplicates, end-to-end latency (webhook sent → Graph API accepted
+ * the reply, from the unit's last message) and peak memory per process.
+ *
+ *   node dist/bench/e2e/run.js [--rate 200] [--duration 60] [--coalesce on|off|both] [--knee 200,400,800]
+ *
+ * Needs `npm run build` and Redis at REDIS_URL (default redis://127.0.0.1:6379).
+ */
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { build } from "hdr-histogram-js";
+import { Redis } from "ioredis";
+import { Pool } from "undici";
+import { createFakeGraphApi } from "../../src/dev/index.js";
+import { signatureFor } from "../../src/ingress/index.js";
+import { createLogger } from "../../src/observability/index.js";
+import { buildTextWebhook } from "../ingress/webhook-body.js";
+import { type SharpsharpProcess, startProcess } from "./processes.js";
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: "string", default: "200" },
+    duration: { type: "string", default: "60" },
+    coalesce: { type: "string", default: "both" },
+    knee: { type: "string" },
+    redis: { type: "string", default: "redis://127.0.0.1:6379" },
+  },
+});
+
+const SECRET = "bench-e2e-secret";
+const TOKEN = "bench-e2e-token";
+const PHONE_NUMBER_ID = "106540352242922";
+const CUSTOMERS = 2000;
+
+interface Unit {
+  readonly customer: string;
+  readonly messages: number;
+  lastSentAt: number;
+}
+
+interface RunResult {
+  readonly rate: number;
+  readonly coalesce: boolean;
+  readonly messagesSent: number;
+  readonly non200: number;
+  readonly expectedReplies: number;
+  readonly replies: number;
+  readonly duplicates: number;
+  readonly missing: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly peakRssMiB: Record<string, number>;
+}
+
+async function deletePrefix(redis: Redis, prefix: string) {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 5000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== "0");
+}
+
+async function runOnce(rate: number, durationSec: number, coalesce: boolean): Promise<RunResult> {
+  const prefix = `bench-e2e-${randomBytes(3).toString("hex")}`;
+  const fake = createFakeGraphApi(
+    { logger: createLogger({ level: "silent" }) },
+    { tokens: [TOKEN], limits: { throughput: { mps: 1000 } } },
+  );
+  const graphUrl = await fake.listen({ host: "127.0.0.1", port: 0 });
+  const env = {
+    REDIS_URL: values.redis,
+    REDIS_PREFIX: prefix,
+    GRAPH_API_BASE_URL: graphUrl,
+    WHATSAPP_TOKEN: TOKEN,
+    WHATSAPP_APP_SECRET: SECRET,
+    WHATSAPP_VERIFY_TOKEN: "bench-verify",
+    WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+    WHATSAPP_THROUGHPUT_MPS: "1000",
+    COALESCE_WINDOW_MS: coalesce ? "800" : "0",
+    COALESCE_MAX_MS: coalesce ? "3000" : "0",
+    HOST: "127.0.0.1",
+  };
+  const processes: SharpsharpProcess[] = [];
+  try {
+    const ingress = await startProcess("ingress", "ingress", { ...env, PORT: "3021" }, "listening on");
+    processes.push(ingress);
+    for (const n of [1, 2]) {
+      processes.push(
+        await startProcess(`worker${n}`, "worker", { ...env, PORT: "0" }, "sharpsharp worker running"),
+      );
+    }
+    const pool = new Pool("http://127.0.0.1:3021", { connections: 64, pipelining: 1 });
+    const units: Unit[] = [];
+    let non200 = 0;
+    let messagesSent = 0;
+    const inFlight: Promise<void>[] = [];
+    const post = (customer: string, text: string, unit: Unit) => {
+      const wamid = `wamid.e2e.${prefix}.${messagesSent}`;
+      const body = buildTextWebhook({
+        wamid,
+        from: customer,
+        timestamp: Math.floor(Date.now() / 1000),
+        phoneNumberId: PHONE_NUMBER_ID,
+        text,
+      });
+      messagesSent += 1;
+      unit.lastSentAt = Date.now();
+      const request = pool
+        .request({
+          path: "/webhook",
+          method: "POST",
+          body,
+          headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, SECRET) },
+        })
+        .then(async (response) => {
+          await response.body.dump();
+          if (response.statusCode !== 200) non200 += 1;
+        })
+        .catch(() => {
+          non200 += 1;
+        });
+      inFlight.push(request);
+    };
+    // Every fourth unit is a 3-message burst; units go round-robin over the customers.
+    const started = Date.now();
+    const totalMessages = rate * durationSec;
+    let scheduled = 0;
+    let unitIndex = 0;
+    while (scheduled < totalMessages) {
+      const burst = unitIndex % 4 === 3;
+      const customer = `23480${String(unitIndex % CUSTOMERS).padStart(8, "0")}`;
+      const unit: Unit = { customer, messages: burst ? 3 : 1, lastSentAt: 0 };
+      units.push(unit);
+      const dueAt = started + (scheduled * 1000) / rate;
+      const wait = dueAt - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (burst) {
+        post(customer, "Hello", unit);
+        setTimeout(() => post(customer, "my money never drop", unit), 200);
+        setTimeout(() => post(customer, "abeg check am", unit), 400);
+      } else {
+        post(customer, "How far", unit);
+      }
+      scheduled += unit.messages;
+      unitIndex += 1;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await Promise.all(inFlight);
+    const expected = coalesce ? units.length : messagesSent;
+    const until = Date.now() + 30_000;
+    while (fake.messages().length < expected && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // late duplicates would show here
+    const peakRssMiB: Record<string, number> = {};
+    for (const p of processes) peakRssMiB[p.name] = Math.round(p.peakRssMiB() ?? 0);
+    peakRssMiB.bench = Math.round(process.memoryUsage().rss / 1048576);
+
+    // Match each customer's replies, in order, to its units (coalescing on) or messages (off).
+    const repliesByCustomer = new Map<string, number[]>();
+    for (const message of fake.messages()) {
+      const to = (message.to ?? "").replace(/^\+/, "");
+      const list = repliesByCustomer.get(to) ?? [];
+      list.push(message.receivedAt);
+      repliesByCustomer.set(to, list);
+    }
+    const histogram = build({
+      useWebAssembly: false,
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: 600_000,
+    });
+    let duplicates = 0;
+    let missing = 0;
+    const unitsByCustomer = new Map<string, Unit[]>();
+    for (const unit of units)
+      unitsByCustomer.set(unit.customer, [...(unitsByCustomer.get(unit.customer) ?? []), unit]);
+    for (const [customer, customerUnits] of unitsByCustomer) {
+      const replies = (repliesByCustomer.get(customer) ?? []).sort((a, b) => a - b);
+      const expectedHere = coalesce
+        ? customerUnits.length
+        : customerUnits.reduce((n, u) => n + u.messages, 0);
+      duplicates += Math.max(0, replies.length - expectedHere);
+      missing += Math.max(0, expectedHere - replies.length);
+      if (coalesce) {
+        customerUnits.forEach((unit, i) => {
+          const at = replies[i];
+          if (at !== undefined) histogram.recordValue(Math.max(1, at - unit.lastSentAt));
+        });
+      } else {
+        // Without coalescing each message has its reply; time them from each unit's last message.
+        let r = 0;
+        for (const unit of customerUnits) {
+          r += unit.messages;
+          const at = replies[r - 1];
+          if (at !== undefined) histogram.recordValue(Math.max(1, at - unit.lastSentAt));
+        }
+      }
+    }
+    await pool.close();
+    return {
+      rate,
+      coalesce,
+      messagesSent,
+      non200,
+      expectedReplies: expected,
+      replies: fake.messages().length,
+      duplicates,
+      missing,
+      p50: histogram.getValueAtPercentile(50),
+      p99: histogram.getValueAtPercentile(99),
+      max: histogram.maxValue,
+      peakRssMiB,
+    };
+  } finally {
+    await Promise.all(processes.map((p) => p.stop()));
+    await fake.close();
+    const redis = new Redis(values.redis);
+    await deletePrefix(redis, prefix);
+    redis.disconnect();
+  }
+}
+
+function report(result: RunResult) {
+  process.stdout.write(
+    `rate ${result.rate}/s coalescing ${result.coalesce ? "on" : "off"}: ${result.messagesSent} messages, ` +
+      `non-200 ${result.non200}; replies ${result.replies} of ${result.expectedReplies} expected, ` +
+      `${result.missing} missing, ${result.duplicates} duplicated; end to end p50 ${result.p50} ms, ` +
+      `p99 ${result.p99} ms, max ${result.max} ms; peak RSS MiB ${JSON.stringify(result.peakRssMiB)}\n` +
+      `${JSON.stringify(result)}\n`,
+  );
+}
+
+const duration = Number(values.duration);
+if (values.knee !== undefined) {
+  for (const rate of values.knee.split(",").map(Number)) {
+    const result = await runOnce(rate, duration, false);
+    report(result);
+    if (result.p99 > 1000) {
+      process.stdout.write(`knee: p99 passed 1 s at ${rate} messages/s\n`);
+      break;
+    }
+  }
+} else {
+  const modes = values.coalesce === "both" ? [false, true] : [values.coalesce === "on"];
+  for (const coalesce of modes) report(await runOnce(Number(values.rate), duration, coalesce));
+}
