@@ -26,6 +26,8 @@ export {
 export type {
   OutboundQueue,
   OutboundReply,
+  SendOrder,
+  SendOrderCursor,
   SendRateLimiter,
   SendSlot,
   SentMessage,
@@ -38,6 +40,7 @@ export {
   type RedisOutboundQueue,
   type RedisOutboundQueueOptions,
 } from "./redis-outbound-queue.js";
+export { createRedisSendOrder, type RedisSendOrderOptions } from "./redis-send-order.js";
 export {
   createRedisSendRateLimiter,
   DEFAULT_PAIR_LIMIT,
@@ -56,3 +59,10 @@ export {
   reengagementTemplates,
 } from "./reengagement.js";
 export type { GiveUpReason } from "./send-error-codes.js";
+export {
+  createSendOrderGate,
+  type OutboundJobState,
+  type SendOrderGate,
+  type SendOrderGateDeps,
+  type SendOrderVerdict,
+} from "./send-order-gate.js";

@@ -8,7 +8,9 @@ export type SendOutcome =
   | "retry_unknown"
   | "given_up"
   /** Not attempted: the tenant is paused. */
-  | "deferred_paused";
+  | "deferred_paused"
+  /** Not attempted yet: an earlier reply of the conversation is still to send. */
+  | "deferred_order";
 
 /** Why a send waited before it was attempted (the `limit` label). */
 export type LimiterWait = "slot" | "delayed";
@@ -22,6 +24,8 @@ export interface OutboundMetrics {
   readonly limiterWaits: Histogram<"kind">;
   /** Replies refused with 131047, by what followed: queued (template), no_template, skipped (a template itself). */
   readonly reengagements: Counter<"tenant" | "outcome">;
+  /** Replies sent ahead of an earlier one of their conversation after waiting the longest allowed. */
+  readonly orderOverdue: Counter<"tenant">;
 }
 
 /** The outbound sender's Prometheus metrics, registered on `registry` (no globals). */
@@ -29,7 +33,7 @@ export function createOutboundMetrics(registry: Registry): OutboundMetrics {
   return {
     sends: new Counter({
       name: "ss_outbound_sends_total",
-      help: "Graph API send attempts by outcome (sent, retry, wait, retry_unknown, given_up, deferred_paused) and Meta error code.",
+      help: "Graph API send attempts by outcome (sent, retry, wait, retry_unknown, given_up, deferred_paused, deferred_order) and Meta error code.",
       labelNames: ["tenant", "outcome", "code"],
       registers: [registry],
     }),
@@ -50,6 +54,12 @@ export function createOutboundMetrics(registry: Registry): OutboundMetrics {
       name: "ss_outbound_reengagements_total",
       help: "Messages refused outside the 24 h window (131047), by outcome: queued (re-engagement template), no_template, skipped.",
       labelNames: ["tenant", "outcome"],
+      registers: [registry],
+    }),
+    orderOverdue: new Counter({
+      name: "ss_outbound_order_overdue_total",
+      help: "Replies sent ahead of an earlier reply of their conversation after waiting orderMaxWaitMs for it.",
+      labelNames: ["tenant"],
       registers: [registry],
     }),
   };

@@ -1,4 +1,4 @@
-import { type Job, Worker } from "bullmq";
+import { DelayedError, type Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../observability/index.js";
 import { type OutboundJob, QUEUE_NAMES } from "../queue/index.js";
@@ -6,9 +6,11 @@ import type { GraphApiClient } from "../whatsapp/index.js";
 import type { SendRetryPolicy } from "./classify-send-error.js";
 import type { OutboundMetrics } from "./outbound-metrics.js";
 import type { SentMessageRecorder } from "./ports.js";
+import { createRedisSendOrder } from "./redis-send-order.js";
 import { createRedisSendRateLimiter, type PairLimit } from "./redis-send-rate-limiter.js";
 import { createRedisTenantSendPause } from "./redis-tenant-send-pause.js";
 import type { Reengage } from "./reengagement.js";
+import { createSendOrderGate, type OutboundJobState } from "./send-order-gate.js";
 import { createSendReply } from "./send-reply.js";
 
 /** What the outbound worker is given. */
@@ -51,6 +53,10 @@ export interface OutboundWorkerOptions {
   readonly lockMs?: number;
   /** How often BullMQ looks for sends whose worker died, ms; default 30,000. */
   readonly stalledIntervalMs?: number;
+  /** A reply held back for an earlier one of its conversation is checked again after this long, ms; default 250. */
+  readonly orderPollMs?: number;
+  /** A reply held back this long for an earlier one is sent anyway, ms; default 60,000. */
+  readonly orderMaxWaitMs?: number;
 }
 
 export interface OutboundWorker {
@@ -76,7 +82,29 @@ export function createOutboundWorker(
     ...(options.pairLimit === undefined ? {} : { pairLimit: options.pairLimit }),
     ...(options.reserveHorizonMs === undefined ? {} : { horizonMs: options.reserveHorizonMs }),
   });
+  // Reads job states and wakes held jobs; the Worker itself cannot look up other jobs.
+  const queue = new Queue<OutboundJob>(QUEUE_NAMES.outbound, { connection: deps.redis, prefix: deps.prefix });
+  queue.on("error", (error) => deps.logger.error({ err: error }, "outbound queue error"));
+  const jobState = async (jobId: string): Promise<OutboundJobState> => {
+    const state = await queue.getJobState(jobId);
+    if (state === "unknown") return "missing";
+    return state === "completed" || state === "failed" ? "ended" : "pending";
+  };
+  const wake = async (jobId: string) => {
+    const job = await queue.getJob(jobId);
+    if (job?.data.orderHeldSince === undefined) return;
+    // It may have left the delayed set meanwhile; then there is nothing to wake.
+    await job.promote().catch(() => {});
+  };
+  const order = createSendOrderGate({
+    order: createRedisSendOrder({ redis: deps.redis, prefix: deps.prefix }),
+    jobState,
+    wake,
+  });
   const sendReply = createSendReply({
+    order,
+    orderPollMs: options.orderPollMs ?? 250,
+    orderMaxWaitMs: options.orderMaxWaitMs ?? 60_000,
     limiter,
     pause: createRedisTenantSendPause({ redis: deps.redis, prefix: deps.prefix }),
     graphClientFor: deps.graphClientFor,
@@ -91,7 +119,23 @@ export function createOutboundWorker(
   });
   const worker = new Worker<OutboundJob, string>(
     QUEUE_NAMES.outbound,
-    (job: Job<OutboundJob, string>, token?: string) => sendReply(job, token),
+    async (job: Job<OutboundJob, string>, token?: string) => {
+      // Sent, given up or failed for good: the next reply of the conversation may go.
+      const finish = () =>
+        order
+          .finish(job.data)
+          .catch((error: unknown) =>
+            deps.logger.warn({ err: error, job: job.id }, "could not advance the send order"),
+          );
+      try {
+        const wamid = await sendReply(job, token);
+        await finish();
+        return wamid;
+      } catch (error) {
+        if (!(error instanceof DelayedError)) await finish();
+        throw error;
+      }
+    },
     {
       connection: deps.redis,
       prefix: deps.prefix,
@@ -103,6 +147,9 @@ export function createOutboundWorker(
   worker.on("error", (error) => deps.logger.error({ err: error }, "outbound worker error"));
   return {
     worker,
-    close: (force = false) => worker.close(force),
+    async close(force = false) {
+      await worker.close(force);
+      await queue.close();
+    },
   };
 }

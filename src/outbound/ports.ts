@@ -60,3 +60,24 @@ export interface SentMessage {
 export interface SentMessageRecorder {
   recordSent(message: SentMessage): Promise<void>;
 }
+
+/** Where a conversation's send order stands. */
+export interface SendOrderCursor {
+  /** The lowest sequence number not yet sent or given up. */
+  readonly next: number;
+  /** The job id holding `next`, when one was given it. */
+  readonly jobId?: string;
+}
+
+/**
+ * Per-conversation send order, shared by every worker process: sequence
+ * numbers given at enqueue, and a cursor advanced as replies finish.
+ */
+export interface SendOrder {
+  /** Gives each job id (in send order) the next sequence number, or the one it already holds. */
+  assign(tenantId: string, conversationKey: string, jobIds: readonly string[]): Promise<number[]>;
+  /** The conversation's cursor. */
+  peek(tenantId: string, conversationKey: string): Promise<SendOrderCursor>;
+  /** Marks `seq` sent or given up (idempotent); answers the cursor after it. */
+  finish(tenantId: string, conversationKey: string, seq: number): Promise<SendOrderCursor>;
+}

@@ -4,6 +4,7 @@ import type { Redis } from "ioredis";
 import { JOB_NAMES, type OutboundJob, type OutboundReply, QUEUE_NAMES } from "../queue/index.js";
 import { OutboundReplyInvalidError } from "./errors.js";
 import type { OutboundQueue } from "./ports.js";
+import { createRedisSendOrder } from "./redis-send-order.js";
 
 export interface RedisOutboundQueueOptions {
   /** Owned by the caller. */
@@ -17,6 +18,8 @@ export interface RedisOutboundQueueOptions {
   readonly dedupeSeconds?: number;
   /** How long a given-up reply's job is kept (for inspection), seconds; default 7 days. */
   readonly keepFailedSeconds?: number;
+  /** How long a conversation's send order is kept after its last reply, seconds; default 7 days. */
+  readonly orderTtlSeconds?: number;
   /** Errors the BullMQ queue emits in the background. */
   readonly onError?: (error: unknown) => void;
 }
@@ -52,7 +55,9 @@ function check(reply: OutboundReply): void {
  * The Redis adapter of OutboundQueue, on the BullMQ queue `outbound`. Each
  * part gets a job id derived from (tenant, turn, part); completed jobs are
  * kept for `dedupeSeconds`, so the id deduplicates for that long, and
- * failed ones for `keepFailedSeconds`.
+ * failed ones for `keepFailedSeconds`. Each part also gets its place in
+ * its conversation's send order (see createRedisSendOrder) before it is
+ * added; a part already queued keeps its place.
  */
 export function createRedisOutboundQueue(options: RedisOutboundQueueOptions): RedisOutboundQueue {
   const queue = new Queue<OutboundJob>(QUEUE_NAMES.outbound, {
@@ -60,6 +65,29 @@ export function createRedisOutboundQueue(options: RedisOutboundQueueOptions): Re
     prefix: options.prefix,
   });
   queue.on("error", options.onError ?? (() => {}));
+  const order = createRedisSendOrder({
+    redis: options.redis,
+    prefix: options.prefix,
+    ...(options.orderTtlSeconds === undefined ? {} : { ttlSeconds: options.orderTtlSeconds }),
+  });
+  // Sequence numbers of the replies, in the order given (turn order, then part order).
+  const sequence = async (replies: readonly OutboundReply[]): Promise<number[]> => {
+    const seqs: number[] = new Array(replies.length);
+    const groups = new Map<string, number[]>();
+    replies.forEach((reply, i) => {
+      const key = `${reply.tenantId}\u0000${reply.conversationKey}`;
+      groups.set(key, [...(groups.get(key) ?? []), i]);
+    });
+    for (const indexes of groups.values()) {
+      const first = replies[indexes[0] as number] as OutboundReply;
+      const ids = indexes.map((i) => outboundJobId(replies[i] as OutboundReply));
+      const given = await order.assign(first.tenantId, first.conversationKey, ids);
+      indexes.forEach((i, n) => {
+        seqs[i] = given[n] as number;
+      });
+    }
+    return seqs;
+  };
   const jobOptions: JobsOptions = {
     // Waits and retries are the sender's own (see OutboundJob); BullMQ's attempts are not spent.
     attempts: 1,
@@ -71,10 +99,12 @@ export function createRedisOutboundQueue(options: RedisOutboundQueueOptions): Re
     async enqueue(replies) {
       for (const reply of replies) check(reply);
       if (replies.length === 0) return;
+      // A crash between the two steps leaves a place with no job: the sender skips it (send-order-gate.ts).
+      const seqs = await sequence(replies);
       await queue.addBulk(
-        replies.map((reply) => ({
+        replies.map((reply, i) => ({
           name: JOB_NAMES.send,
-          data: reply,
+          data: { ...reply, seq: seqs[i] as number },
           opts: { ...jobOptions, jobId: outboundJobId(reply) },
         })),
       );

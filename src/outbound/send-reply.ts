@@ -11,6 +11,7 @@ import type { OutboundMetrics, SendOutcome } from "./outbound-metrics.js";
 import type { SendRateLimiter, SentMessageRecorder, TenantSendPause } from "./ports.js";
 import type { Reengage } from "./reengagement.js";
 import type { GiveUpReason } from "./send-error-codes.js";
+import type { SendOrderGate } from "./send-order-gate.js";
 
 /** What sending one reply needs. */
 export interface SendReplyDeps {
@@ -28,13 +29,20 @@ export interface SendReplyDeps {
   readonly sent?: SentMessageRecorder;
   /** Called for a reply given up with 131047 (outside the 24 h window); none: only recorded. */
   readonly reengage?: Reengage;
+  /** Keeps a conversation's sends in queue order; none: sent as they come. */
+  readonly order?: SendOrderGate;
+  /** A reply held back for an earlier one is checked again after this long (or woken sooner), ms. */
+  readonly orderPollMs: number;
+  /** A reply held back this long is sent anyway (counted in ss_outbound_order_overdue_total), ms. */
+  readonly orderMaxWaitMs: number;
 }
 
-type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sending">;
+type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sending" | "orderHeldSince">;
 
 /**
  * The outbound processor: one BullMQ job is one reply part. Paused tenant →
- * delayed until the pause ends. Then a slot from the shared rate limiters
+ * delayed until the pause ends. A reply with an earlier one of its
+ * conversation still to send is delayed (see createSendOrderGate). Then a slot from the shared rate limiters
  * (slept for when near, else the job is delayed), the send, and on failure
  * what `classifySendError` decides: delayed for a retry or a wait (own
  * attempt counter in the job data, BullMQ's attempts untouched), or given up
@@ -46,7 +54,7 @@ export function createSendReply(deps: SendReplyDeps) {
     deps.metrics?.sends.inc({ tenant, outcome, code: code === undefined ? "" : String(code) });
 
   return async function sendReply(job: Job<OutboundJob, string>, token: string | undefined): Promise<string> {
-    const data = job.data;
+    let data = job.data;
     const tenant = data.tenantId;
     const log = deps.logger.child({
       tenant,
@@ -104,6 +112,22 @@ export function createSendReply(deps: SendReplyDeps) {
     if (pausedMs > 0) {
       count(tenant, "deferred_paused");
       return delay(pausedMs);
+    }
+
+    if (deps.order !== undefined && (await deps.order.check(data, job.id)) === "hold") {
+      const heldSince = data.orderHeldSince ?? deps.now();
+      if (deps.now() - heldSince < deps.orderMaxWaitMs) {
+        count(tenant, "deferred_order");
+        return delay(deps.orderPollMs, { orderHeldSince: heldSince });
+      }
+      deps.metrics?.orderOverdue.inc({ tenant });
+      log.warn({ seq: data.seq, heldMs: deps.now() - heldSince }, "reply sent ahead of an earlier one");
+    }
+    if (data.orderHeldSince !== undefined) {
+      // No longer held: a later delay (rate limit, retry) must not be cut short by a wake-up.
+      const { orderHeldSince: _held, ...rest } = data;
+      data = rest;
+      await job.updateData(data);
     }
 
     let unknownOutcomeRetried = data.unknownOutcomeRetried === true;

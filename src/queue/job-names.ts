@@ -58,4 +58,11 @@ export interface OutboundJob extends OutboundReply {
   readonly unknownOutcomeRetried?: boolean;
   /** Set just before a send; found set on a job that starts again, the last send's outcome is unknown. */
   readonly sending?: boolean;
+  /**
+   * The reply's place in its conversation's send order (1, 2, …), given at
+   * enqueue; absent on jobs queued before ordering existed (sent unordered).
+   */
+  readonly seq?: number;
+  /** ms since the epoch: when the send was first held back for an earlier reply of its conversation. */
+  readonly orderHeldSince?: number;
 }

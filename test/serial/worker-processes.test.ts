@@ -96,6 +96,7 @@ describe.skipIf(skipWithoutRedis)("worker processes (built CLI, real Redis, fake
     process.stdout.write(
       `500 replies through 4 worker processes in ${elapsed} ms; conversations whose sends left out of turn order: ${outOfOrder}/100\n`,
     );
+    expect(outOfOrder).toBe(0);
   }, 45_000);
 
   it("a worker SIGKILLed mid-turn and another mid-send: every message gets exactly one reply after recovery", async () => {

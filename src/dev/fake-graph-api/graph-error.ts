@@ -1,8 +1,8 @@
 /** Error codes the fake answers with, each in the shape Meta uses for it. */
-export type GraphErrorCode = 100 | 190 | 130429 | 131000 | 131016 | 131047 | 131056;
+export type GraphErrorCode = 100 | 190 | 130429 | 131000 | 131016 | 131026 | 131047 | 131056;
 
 /** Codes a test may force onto sends (see FaultSettings.forcedErrors). */
-export const FORCEABLE_ERROR_CODES = [190, 130429, 131000, 131016, 131047, 131056] as const;
+export const FORCEABLE_ERROR_CODES = [190, 130429, 131000, 131016, 131026, 131047, 131056] as const;
 export type ForceableErrorCode = (typeof FORCEABLE_ERROR_CODES)[number];
 
 /** An HTTP answer in Graph API wire format. */
@@ -36,6 +36,12 @@ const TEMPLATES: Record<GraphErrorCode, Template> = {
     title: "Service unavailable",
     details: "A service is temporarily unavailable.",
     transient: true,
+  },
+  131026: {
+    status: 400,
+    title: "Message undeliverable",
+    details:
+      "Unable to deliver message. Reasons can include: the recipient's phone number is not a WhatsApp phone number, or the recipient has not accepted the new Terms of Service.",
   },
   131047: {
     status: 400,

@@ -1,0 +1,43 @@
+import type { Redis } from "ioredis";
+import { createOutboundKeys } from "./outbound-keys.js";
+import type { SendOrder, SendOrderCursor } from "./ports.js";
+import { ASSIGN_SEND_ORDER_LUA, FINISH_SEND_ORDER_LUA, PEEK_SEND_ORDER_LUA } from "./send-order-script.js";
+
+export interface RedisSendOrderOptions {
+  /** Owned by the caller. */
+  readonly redis: Redis;
+  readonly prefix: string;
+  /** A conversation's order is forgotten after this long without a reply, seconds; default 7 days. */
+  readonly ttlSeconds?: number;
+}
+
+type Script = (key: string, ...args: (string | number)[]) => Promise<unknown>;
+
+/** The Redis adapter of SendOrder: one hash per conversation, one Lua script per step (send-order-script.ts). */
+export function createRedisSendOrder(options: RedisSendOrderOptions): SendOrder {
+  const { redis } = options;
+  const ttl = options.ttlSeconds ?? 7 * 86_400;
+  const keys = createOutboundKeys(options.prefix);
+  redis.defineCommand("ssAssignSendOrder", { numberOfKeys: 1, lua: ASSIGN_SEND_ORDER_LUA });
+  redis.defineCommand("ssPeekSendOrder", { numberOfKeys: 1, lua: PEEK_SEND_ORDER_LUA });
+  redis.defineCommand("ssFinishSendOrder", { numberOfKeys: 1, lua: FINISH_SEND_ORDER_LUA });
+  const script = (name: string) => (redis as unknown as Record<string, Script>)[name] as Script;
+  const cursorOf = (answer: unknown): SendOrderCursor => {
+    const [next, jobId] = answer as [number, string];
+    return jobId === "" ? { next } : { next, jobId };
+  };
+  return {
+    async assign(tenantId, conversationKey, jobIds) {
+      if (jobIds.length === 0) return [];
+      const key = keys.order(tenantId, conversationKey);
+      return (await script("ssAssignSendOrder").call(redis, key, ttl, ...jobIds)) as number[];
+    },
+    async peek(tenantId, conversationKey) {
+      return cursorOf(await script("ssPeekSendOrder").call(redis, keys.order(tenantId, conversationKey)));
+    },
+    async finish(tenantId, conversationKey, seq) {
+      const key = keys.order(tenantId, conversationKey);
+      return cursorOf(await script("ssFinishSendOrder").call(redis, key, seq, ttl));
+    },
+  };
+}
