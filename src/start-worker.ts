@@ -13,7 +13,7 @@ import {
   createEventsWorker,
   createRedisDeliveryStatusStore,
 } from "./delivery/index.js";
-import { buildHealthApp, createLogger, type Logger } from "./observability/index.js";
+import { buildHealthApp, createLogger, createQueueMetrics, type Logger } from "./observability/index.js";
 import {
   createOutboundMetrics,
   createOutboundWorker,
@@ -21,6 +21,7 @@ import {
   createReengagement,
   reengagementTemplates,
 } from "./outbound/index.js";
+import { sampleJobQueues } from "./queue/redis/index.js";
 import { closeRedis, connectRedis, queuesFor, requireRedisUrl, StartupError } from "./redis-runtime.js";
 import { createGraphApiClient, createHttpTransport, type GraphApiClient } from "./whatsapp/index.js";
 
@@ -104,6 +105,10 @@ export async function startWorker(
     return client;
   };
   const now = Date.now;
+  createQueueMetrics(registry, {
+    sample: () => sampleJobQueues([queues.turns, outboundQueue.queue, queues.events]),
+    now,
+  });
   const outboundMetrics = createOutboundMetrics(registry);
   const deliveryStore = createRedisDeliveryStatusStore({ redis: bull, prefix });
   const reengage = createReengagement({

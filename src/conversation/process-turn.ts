@@ -24,6 +24,10 @@ export interface HandledTurn {
   readonly messages: number;
   readonly stale: number;
   readonly replies: number;
+  /** When the turn's earliest message reached the ingress, ms since the epoch. */
+  readonly receivedAt: number;
+  /** When its replies were queued (or dropped), ms since the epoch. */
+  readonly queuedAt: number;
 }
 
 export interface TurnProcessorDeps {
@@ -75,6 +79,7 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
         ? await deps.responder.respondToStale(input)
         : await deps.responder.respond({ ...input, messages: fresh });
     const address = addressOf(last);
+    const receivedAt = Math.min(...messages.map((message) => message.receivedAt));
     if (replies.length > 0 && address.to === undefined && address.recipient === undefined) {
       deps.logger.warn({ turnId }, "turn has no customer address; reply dropped");
     } else {
@@ -87,15 +92,19 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
           turnId,
           part,
           message: replyBody(reply),
+          receivedAt,
         })),
       );
     }
+    const queuedAt = deps.now();
     await deps.inbox.complete(job.conversationKey, wamids);
     return {
       turnId,
       messages: messages.length,
       stale: messages.length - fresh.length,
       replies: replies.length,
+      receivedAt,
+      queuedAt,
     };
   };
 

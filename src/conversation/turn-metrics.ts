@@ -10,6 +10,8 @@ export interface TurnMetrics {
   readonly staleMessages: Counter<"tenant">;
   /** Time from a job run's start to its replies queued, seconds. */
   readonly turnSeconds: Histogram<"tenant">;
+  /** Time from the turn's first message reaching the ingress to its replies queued, seconds. */
+  readonly latencySeconds: Histogram<"tenant">;
 }
 
 /** Registers the turn worker's metrics on `registry` (no global registry). */
@@ -39,6 +41,13 @@ export function createTurnMetrics(registry: Registry): TurnMetrics {
       help: "Turn job run time until its replies are queued",
       labelNames: ["tenant"],
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers: [registry],
+    }),
+    latencySeconds: new Histogram({
+      name: "ss_turn_latency_seconds",
+      help: "Time from the turn's first message reaching the ingress (webhook received) to its replies queued",
+      labelNames: ["tenant"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers: [registry],
     }),
   };

@@ -87,6 +87,8 @@ export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOption
     for (const turn of outcome.turns) {
       deps.metrics?.messagesPerTurn.observe({ tenant: job.tenantId }, turn.messages);
       if (turn.stale > 0) deps.metrics?.staleMessages.inc({ tenant: job.tenantId }, turn.stale);
+      const latencyMs = Math.max(0, turn.queuedAt - turn.receivedAt);
+      deps.metrics?.latencySeconds.observe({ tenant: job.tenantId }, latencyMs / 1000);
     }
     deps.metrics?.turnSeconds.observe({ tenant: job.tenantId }, (deps.now() - startedAt) / 1000);
   };

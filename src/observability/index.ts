@@ -14,3 +14,4 @@ export {
   type QueueDepthSample,
   type WebhookOutcome,
 } from "./metrics.js";
+export { createQueueMetrics, type JobQueueSample, type QueueMetricsOptions } from "./queue-metrics.js";

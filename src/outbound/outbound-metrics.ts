@@ -26,6 +26,8 @@ export interface OutboundMetrics {
   readonly reengagements: Counter<"tenant" | "outcome">;
   /** Replies sent ahead of an earlier one of their conversation after waiting the longest allowed. */
   readonly orderOverdue: Counter<"tenant">;
+  /** Time from the turn's first message reaching the ingress to the Graph API accepting its reply, seconds. */
+  readonly endToEndSeconds: Histogram<"tenant">;
 }
 
 /** The outbound sender's Prometheus metrics, registered on `registry` (no globals). */
@@ -60,6 +62,13 @@ export function createOutboundMetrics(registry: Registry): OutboundMetrics {
       name: "ss_outbound_order_overdue_total",
       help: "Replies sent ahead of an earlier reply of their conversation after waiting orderMaxWaitMs for it.",
       labelNames: ["tenant"],
+      registers: [registry],
+    }),
+    endToEndSeconds: new Histogram({
+      name: "ss_end_to_end_seconds",
+      help: "Time from the webhook carrying a turn's first message being received to the Graph API accepting its reply.",
+      labelNames: ["tenant"],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [registry],
     }),
   };

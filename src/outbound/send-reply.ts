@@ -163,6 +163,10 @@ export function createSendReply(deps: SendReplyDeps) {
       };
       const result = await deps.graphClientFor(tenant).sendMessage(data.phoneNumberId, body);
       count(tenant, "sent");
+      if (data.receivedAt !== undefined) {
+        const elapsedMs = Math.max(0, deps.now() - data.receivedAt);
+        deps.metrics?.endToEndSeconds.observe({ tenant }, elapsedMs / 1000);
+      }
       await recordSent(result.wamid);
       return result.wamid;
     } catch (error) {

@@ -7,4 +7,5 @@ export {
 } from "./persistence-check.js";
 export { createFailFastRedis, describeRedisUrl, type RedisConnectionOptions } from "./redis-connection.js";
 export { createRedisQueues, type RedisQueues, type RedisQueuesOptions } from "./redis-inbound-queue.js";
+export { type JobQueueDepth, SAMPLED_STATES, sampleJobQueues } from "./sample-job-queues.js";
 export { createTurnScheduler, type TurnScheduler, type TurnSchedulerOptions } from "./turn-scheduler.js";
