@@ -119,6 +119,8 @@ export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOption
     concurrency: options.concurrency ?? 16,
     // A dead worker's turn is taken over once both its BullMQ lock and its conversation lock lapse.
     lockDuration: options.lockTtlMs ?? 30_000,
+    // A turn whose worker died is recovered, not failed for good, even after several crashes in a row.
+    maxStalledCount: 5,
     ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
   });
   worker.on("error", (error) => deps.logger.error({ err: error }, "turn worker error"));

@@ -50,7 +50,12 @@ export function createEventsWorker(deps: EventsWorkerDeps, options: EventsWorker
       deps.logger.info({ tenant: event.tenantId, kind: event.kind, field: event.field }, "webhook event");
       return "logged";
     },
-    { connection: deps.redis, prefix: deps.prefix, concurrency: options.concurrency ?? 16 },
+    {
+      connection: deps.redis,
+      prefix: deps.prefix,
+      concurrency: options.concurrency ?? 16,
+      maxStalledCount: 5,
+    },
   );
   worker.on("error", (error) => deps.logger.error({ err: error }, "events worker error"));
   return { worker, close: (force = false) => worker.close(force) };

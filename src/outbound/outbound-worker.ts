@@ -140,6 +140,8 @@ export function createOutboundWorker(
       connection: deps.redis,
       prefix: deps.prefix,
       concurrency: options.concurrency ?? 16,
+      // A job whose worker died is recovered, not failed for good, even after several crashes in a row.
+      maxStalledCount: 5,
       ...(options.lockMs === undefined ? {} : { lockDuration: options.lockMs }),
       ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
     },
