@@ -81,7 +81,8 @@ describe.skipIf(skipWithoutRedis)("worker /metrics", () => {
     expect(e2eCount).toBe(1);
     expect(turnSum).toBeGreaterThan(0);
     expect(e2eSum).toBeGreaterThanOrEqual(turnSum);
-    expect(e2eSum).toBeLessThanOrEqual(elapsed);
+    // The worker observes end to end when the send's answer reaches it, a little after the fake recorded it.
+    expect(e2eSum).toBeLessThanOrEqual(elapsed + 0.5);
     for (const queue of ["turns", "outbound", "events"]) {
       expect(sample(text, "ss_queue_depth", `queue="${queue}",state="waiting"`), queue).toBe(0);
       expect(sample(text, "ss_queue_depth", `queue="${queue}",state="failed"`), queue).toBe(0);
