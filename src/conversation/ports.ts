@@ -9,10 +9,31 @@ export interface ReplyButton {
   readonly title: string;
 }
 
-/** One message of a reply, free of Graph API types: a text, optionally with up to 3 reply buttons. */
+/** One row of a list reply: `id` comes back as the customer's `replyId` when chosen. */
+export interface ReplyListRow {
+  /** At most 200 characters. */
+  readonly id: string;
+  /** At most 24 characters. */
+  readonly title: string;
+  /** At most 72 characters. */
+  readonly description?: string;
+}
+
+/** A list reply: a button that opens sections of rows (Meta: at most 10 rows in all). */
+export interface ReplyList {
+  /** The button's label, at most 20 characters. */
+  readonly button: string;
+  readonly sections: readonly { readonly title?: string; readonly rows: readonly ReplyListRow[] }[];
+}
+
+/**
+ * One message of a reply, free of Graph API types: a text, optionally with
+ * up to 3 reply buttons or (instead) a list.
+ */
 export interface TurnReply {
   readonly text: string;
   readonly buttons?: readonly ReplyButton[];
+  readonly list?: ReplyList;
 }
 
 /** What a responder is asked to answer: one turn of one conversation. */

@@ -4,14 +4,51 @@ import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 import { ResponderSettingsError } from "./errors.js";
 import type { TurnReply } from "./ports.js";
 
-const replySchema = z.looseObject({
-  text: z.string().min(1).max(4096),
-  buttons: z
-    .array(z.object({ id: z.string().min(1).max(256), title: z.string().min(1).max(20) }))
-    .min(1)
-    .max(3)
-    .optional(),
-});
+// Meta's limits for list messages (whatsapp-cloud-api.md §6).
+const listSchema = z
+  .object({
+    button: z.string().min(1).max(20),
+    sections: z
+      .array(
+        z.object({
+          title: z.string().min(1).max(24).optional(),
+          rows: z
+            .array(
+              z.object({
+                id: z.string().min(1).max(200),
+                title: z.string().min(1).max(24),
+                description: z.string().min(1).max(72).optional(),
+              }),
+            )
+            .min(1),
+        }),
+      )
+      .min(1)
+      .max(10),
+  })
+  .refine((list) => list.sections.reduce((rows, section) => rows + section.rows.length, 0) <= 10, {
+    error: "a list holds at most 10 rows in all its sections",
+  })
+  .refine(
+    (list) => list.sections.length === 1 || list.sections.every((section) => section.title !== undefined),
+    {
+      error: "every section of a list with several sections needs a title",
+    },
+  );
+
+const replySchema = z
+  .looseObject({
+    text: z.string().min(1).max(4096),
+    buttons: z
+      .array(z.object({ id: z.string().min(1).max(256), title: z.string().min(1).max(20) }))
+      .min(1)
+      .max(3)
+      .optional(),
+    list: listSchema.optional(),
+  })
+  .refine((reply) => reply.buttons === undefined || reply.list === undefined, {
+    error: "a reply has buttons or a list, not both",
+  });
 
 const ruleSchema = z.object({
   match: z.string().min(1),
@@ -50,7 +87,9 @@ export interface ResponderSettings {
 }
 
 function asReply(reply: z.output<typeof replySchema>): TurnReply {
-  return reply.buttons === undefined ? { text: reply.text } : { text: reply.text, buttons: reply.buttons };
+  if (reply.buttons !== undefined) return { text: reply.text, buttons: reply.buttons };
+  if (reply.list !== undefined) return { text: reply.text, list: reply.list };
+  return { text: reply.text };
 }
 
 /**

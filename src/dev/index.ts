@@ -33,3 +33,4 @@ export {
   type StatusError,
   type StatusWebhookSpec,
 } from "./fake-graph-api/status-webhook.js";
+export { type SendValidation, validateSend } from "./fake-graph-api/validate-send.js";
