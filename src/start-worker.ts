@@ -4,6 +4,7 @@ import type { AppConfig } from "./config/index.js";
 import {
   createFirstResponder,
   createGraphTypingIndicator,
+  createRedisConversationState,
   createTurnMetrics,
   createTurnWorker,
   createTypingIndicatorCounter,
@@ -127,6 +128,7 @@ export async function startWorker(
       tenants: config.tenants,
       logger,
       metrics: createTurnMetrics(registry),
+      state: createRedisConversationState({ redis: bull, prefix }),
       typing: createGraphTypingIndicator({
         graphClientFor,
         logger,

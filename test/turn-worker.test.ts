@@ -126,3 +126,53 @@ describe.skipIf(skipWithoutRedis)("turn worker end to end (ingress, workers, fak
     expect(texts(h)).toEqual([GREETING, "Thank you o!"]);
   }, 10_000);
 });
+
+describe.skipIf(skipWithoutRedis)("conversation state and history", () => {
+  let h: TurnHarness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+  const conversation = `default:${PHONE_NUMBER_ID}:${CUSTOMER}`;
+
+  it("keeps the last N messages and replies of a conversation, oldest first, with an expiry", async () => {
+    h = await createTurnHarness("turn-history", { coalesce: OFF, settings });
+    h.startWorkers();
+    for (const [n, text] of ["hi", "thank you", "hi", "thank you"].entries()) {
+      await post(h, `wamid.hist.${n}`, text, nowSeconds() + n);
+      await eventually(() => (h as TurnHarness).fake.fake.messages().length === n + 1, 5000);
+    }
+    await eventually(async () => (await (h as TurnHarness).state.recent(conversation)).length === 5, 3000);
+    const history = await h.state.recent(conversation);
+    // 4 messages + 4 replies, trimmed to the last 5.
+    expect(history.map((entry) => `${entry.from}:${entry.text}`)).toEqual([
+      "bot:Thank you o!",
+      "customer:hi",
+      `bot:${GREETING}`,
+      "customer:thank you",
+      "bot:Thank you o!",
+    ]);
+    expect(await h.ingress.admin.pttl(`${h.ingress.prefix}:history:${conversation}`)).toBeGreaterThan(0);
+  }, 20_000);
+
+  it("stays silent while a human has the conversation, but still records the messages", async () => {
+    h = await createTurnHarness("turn-human", { coalesce: OFF, settings });
+    await h.state.setMode(conversation, "human");
+    expect(await h.state.mode(conversation)).toBe("human");
+    h.startWorkers();
+    await post(h, "wamid.human.1", "hi");
+    await eventually(
+      async () =>
+        (await (h as TurnHarness).ingress.admin.zcard(
+          `${(h as TurnHarness).ingress.prefix}:inbox:${conversation}`,
+        )) === 0,
+      5000,
+    );
+    await sleep(300);
+    expect(h.fake.fake.messages()).toEqual([]);
+    expect((await h.state.recent(conversation)).map((entry) => entry.from)).toEqual(["customer"]);
+    await h.state.setMode(conversation, "bot"); // back to the bot: the next message is answered
+    await post(h, "wamid.human.2", "hi");
+    await eventually(() => (h as TurnHarness).fake.fake.messages().length === 1, 5000);
+  }, 15_000);
+});

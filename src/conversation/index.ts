@@ -4,6 +4,13 @@ export {
   createRedisConversationLock,
   type RedisConversationLockOptions,
 } from "./conversation-lock.js";
+export {
+  type ConversationMode,
+  type ConversationStateStore,
+  createRedisConversationState,
+  type HistoryEntry,
+  type RedisConversationStateOptions,
+} from "./conversation-state.js";
 export { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 export {
   conversationErrorCatalog,

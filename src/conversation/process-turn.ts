@@ -5,6 +5,7 @@ import type { ConversationInbox, TurnJob } from "../queue/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import { coalesceUntil, coalescingOn, isStale } from "./coalesce.js";
 import type { ConversationLock } from "./conversation-lock.js";
+import type { ConversationStateStore, HistoryEntry } from "./conversation-state.js";
 import { UnknownTenantError } from "./errors.js";
 import type { Responder, TurnReply, TypingIndicator } from "./ports.js";
 import { replyBody } from "./reply-body.js";
@@ -39,6 +40,8 @@ export interface TurnProcessorDeps {
   readonly lock?: ConversationLock;
   /** Marks the turn's newest message read with the typing indicator before answering; optional. */
   readonly typing?: TypingIndicator;
+  /** Conversation mode (bot / human / paused) and recent history; optional. */
+  readonly state?: ConversationStateStore;
   readonly logger: Logger;
   /** ms since the epoch. */
   readonly now: () => number;
@@ -66,18 +69,48 @@ function addressOf(message: InboundMessage): Pick<OutboundReply, "to" | "recipie
 export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProcessorOptions = {}) {
   const maxMessages = options.maxMessages ?? 100;
 
+  // Best effort, after the turn completed: a lost history line costs context, a failed turn would cost a reply.
+  const appendHistory = async (
+    conversationKey: string,
+    messages: readonly InboundMessage[],
+    replies: readonly TurnReply[],
+    queuedAt: number,
+  ) => {
+    if (deps.state === undefined) return;
+    const entries: HistoryEntry[] = [
+      ...messages.map((message) => ({
+        at: message.timestamp * 1000,
+        from: "customer" as const,
+        type: message.type,
+        wamid: message.wamid,
+        ...(message.text === undefined ? {} : { text: message.text }),
+      })),
+      ...replies.map((reply) => ({ at: queuedAt, from: "bot" as const, type: "reply", text: reply.text })),
+    ];
+    try {
+      await deps.state.append(conversationKey, entries);
+    } catch (error) {
+      deps.logger.warn({ err: error }, "could not append to the conversation history");
+    }
+  };
+
   const handle = async (tenant: TenantConfig, job: TurnJob, messages: readonly InboundMessage[]) => {
     const wamids = messages.map((message) => message.wamid);
     const turnId = turnIdFor(wamids);
     const last = messages[messages.length - 1] as InboundMessage;
-    await deps.typing?.show(tenant, last.phoneNumberId, last.wamid);
     const fresh = messages.filter((message) => !isStale(message, tenant.staleAfterMs));
     const input = { tenant, conversationKey: job.conversationKey, messages };
+    // While a human has the conversation (or it is paused) the bot stays silent; the messages still
+    // go to the history, for whoever answers.
+    const botAnswers = (await deps.state?.mode(job.conversationKey)) ?? "bot";
+    if (botAnswers === "bot") await deps.typing?.show(tenant, last.phoneNumberId, last.wamid);
     // Mixed turns answer the fresh messages only: the fresh answer covers the replayed ones too.
     const replies: readonly TurnReply[] =
-      fresh.length === 0
-        ? await deps.responder.respondToStale(input)
-        : await deps.responder.respond({ ...input, messages: fresh });
+      botAnswers !== "bot"
+        ? []
+        : fresh.length === 0
+          ? await deps.responder.respondToStale(input)
+          : await deps.responder.respond({ ...input, messages: fresh });
     const address = addressOf(last);
     const receivedAt = Math.min(...messages.map((message) => message.receivedAt));
     if (replies.length > 0 && address.to === undefined && address.recipient === undefined) {
@@ -98,6 +131,7 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     }
     const queuedAt = deps.now();
     await deps.inbox.complete(job.conversationKey, wamids);
+    await appendHistory(job.conversationKey, messages, replies, queuedAt);
     return {
       turnId,
       messages: messages.length,

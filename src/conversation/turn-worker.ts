@@ -6,6 +6,7 @@ import { maskConversationKey } from "../observability/index.js";
 import type { OutboundQueue } from "../outbound/index.js";
 import { type ConversationInbox, QUEUE_NAMES, type TurnJob } from "../queue/index.js";
 import { createRedisConversationLock } from "./conversation-lock.js";
+import type { ConversationStateStore } from "./conversation-state.js";
 import type { Responder, TypingIndicator } from "./ports.js";
 import { createTurnProcessor, type TurnOutcome } from "./process-turn.js";
 import type { TurnMetrics } from "./turn-metrics.js";
@@ -24,6 +25,8 @@ export interface TurnWorkerDeps {
   readonly metrics?: TurnMetrics;
   /** Mark-as-read with the typing indicator at the start of each turn; optional. */
   readonly typing?: TypingIndicator;
+  /** Conversation mode and recent history; optional. */
+  readonly state?: ConversationStateStore;
   /** ms since the epoch. */
   readonly now: () => number;
 }
@@ -75,6 +78,7 @@ export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOption
         ...(options.lockTtlMs === undefined ? {} : { ttlMs: options.lockTtlMs }),
       }),
       ...(deps.typing === undefined ? {} : { typing: deps.typing }),
+      ...(deps.state === undefined ? {} : { state: deps.state }),
       logger: deps.logger,
       now: deps.now,
     },

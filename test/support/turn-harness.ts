@@ -2,8 +2,10 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import type { TenantConfig } from "../../src/config/index.js";
 import {
+  type ConversationStateStore,
   createFirstResponder,
   createGraphTypingIndicator,
+  createRedisConversationState,
   createTurnMetrics,
   createTurnWorker,
   type TurnMetrics,
@@ -30,6 +32,8 @@ export interface TurnHarness {
   readonly registry: Registry;
   /** A Redis client for BullMQ (maxRetriesPerRequest null). */
   readonly bull: Redis;
+  /** Conversation mode and history (last 5 entries), as the workers see them. */
+  readonly state: ConversationStateStore;
   /** Starts the turn and outbound workers (outbound concurrency 1 keeps sends in queue order). */
   startWorkers(options?: { outboundConcurrency?: number }): void;
   close(): Promise<void>;
@@ -54,6 +58,7 @@ export async function createTurnHarness(
     { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5000 },
   );
   const running: (TurnWorker | OutboundWorker)[] = [];
+  const state = createRedisConversationState({ redis: bull, prefix: ingress.prefix, maxEntries: 5 });
   return {
     ingress,
     fake,
@@ -62,6 +67,7 @@ export async function createTurnHarness(
     turnMetrics,
     registry,
     bull,
+    state,
     startWorkers(options = {}) {
       running.push(
         createTurnWorker(
@@ -75,6 +81,7 @@ export async function createTurnHarness(
             logger,
             metrics: turnMetrics,
             typing: createGraphTypingIndicator({ graphClientFor: () => client, logger }),
+            state,
             now: Date.now,
           },
           { concurrency: 4 },
