@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { Registry } from "prom-client";
 import type { AppConfig } from "./config/index.js";
 import { buildIngressApp } from "./ingress/index.js";
 import { createIngressMetrics, createLogger, type Logger } from "./observability/index.js";
@@ -13,6 +14,8 @@ export { type RunningWorker, type StartWorkerOptions, startWorker } from "./star
 export interface RunningIngress {
   readonly url: string;
   readonly app: FastifyInstance;
+  /** The registry behind /metrics, so a worker in the same process can add its metrics to it. */
+  readonly registry: Registry;
   /** Orderly shutdown: stop accepting, finish in-flight requests, close the queues, then Redis. */
   close(): Promise<void>;
 }
@@ -75,6 +78,7 @@ export async function startIngress(
   return {
     url,
     app,
+    registry: metrics.registry,
     async close() {
       await app.close();
       await queues.close();
@@ -123,6 +127,8 @@ export async function startAll(
     const worker = await startWorker(config, {
       logger,
       serveHttp: false,
+      // The ingress's /metrics shows the worker's metrics too.
+      registry: ingress.registry,
       runTurnScheduler: !config.ingress.runTurnScheduler,
     });
     return {

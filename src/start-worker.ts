@@ -42,6 +42,8 @@ export interface StartWorkerOptions {
   readonly graceMs?: number;
   /** Graph API call timeout, ms; default 10,000. */
   readonly graphTimeoutMs?: number;
+  /** Register the worker's metrics here (an ingress's, in one process) instead of a registry of its own. */
+  readonly registry?: Registry;
 }
 
 export interface RunningWorker {
@@ -88,8 +90,8 @@ export async function startWorker(
     prefix,
     onError: (error) => logger.warn({ err: error }, "outbound queue error"),
   });
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
+  const registry = options.registry ?? new Registry();
+  if (options.registry === undefined) collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
   const transport = createHttpTransport();
   const clients = new Map<string, GraphApiClient>();
   const graphClientFor = (tenantId: string): GraphApiClient => {
