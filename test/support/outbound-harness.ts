@@ -78,8 +78,9 @@ export async function createOutboundHarness(
       await queue.close();
       await client.close();
       await fake.fake.close();
-      await deleteKeys(admin, prefix);
+      // Cut the workers' clients first: a held reply's wake-up timer must not write after the cleanup.
       for (const { redis } of workers) redis.disconnect();
+      await deleteKeys(admin, prefix);
       admin.disconnect();
     },
   };
