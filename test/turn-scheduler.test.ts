@@ -15,6 +15,27 @@ const post = (h: IngressHarness, n: number) =>
     textWebhook([[{ wamid: `wamid.sched.${n}`, from, timestamp: 1795173000 + n, text: `message ${n}` }]]),
   );
 
+/** A second scheduler whose job creation waits until `releaseGate()`: a slow scheduler, on demand. */
+function gatedScheduler(harness: IngressHarness, options: { leaseMs?: number; stepTimeoutMs?: number } = {}) {
+  let releaseGate: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    releaseGate = resolve;
+  });
+  const slowTurns = {
+    addBulk: async (jobs: Parameters<typeof harness.queues.turns.addBulk>[0]) => {
+      await gate;
+      return harness.queues.turns.addBulk(jobs);
+    },
+  } as unknown as typeof harness.queues.turns;
+  const slow = createTurnScheduler({
+    redis: harness.redis,
+    keys: createKeys(harness.prefix),
+    turns: slowTurns,
+    ...options,
+  });
+  return { slow, releaseGate };
+}
+
 describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
   let h: IngressHarness | undefined;
   let worker: Worker | undefined;
@@ -42,21 +63,7 @@ describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
     h = await createIngressHarness({ label: "sched-race" });
     const harness = h;
     await post(harness, 1);
-    let releaseGate: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      releaseGate = resolve;
-    });
-    const slowTurns = {
-      addBulk: async (jobs: Parameters<typeof harness.queues.turns.addBulk>[0]) => {
-        await gate;
-        return harness.queues.turns.addBulk(jobs);
-      },
-    } as unknown as typeof harness.queues.turns;
-    const slow = createTurnScheduler({
-      redis: harness.redis,
-      keys: createKeys(harness.prefix),
-      turns: slowTurns,
-    });
+    const { slow, releaseGate } = gatedScheduler(harness);
     const moving = slow.runOnce();
     await eventually(
       async () => Number(await harness.admin.zscore(`${harness.prefix}:ready`, conversation)) > Date.now(),
@@ -74,23 +81,7 @@ describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
     h = await createIngressHarness({ label: "sched-late" });
     const harness = h;
     await post(harness, 1);
-    let releaseGate: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      releaseGate = resolve;
-    });
-    const slowTurns = {
-      addBulk: async (jobs: Parameters<typeof harness.queues.turns.addBulk>[0]) => {
-        await gate;
-        return harness.queues.turns.addBulk(jobs);
-      },
-    } as unknown as typeof harness.queues.turns;
-    const slow = createTurnScheduler({
-      redis: harness.redis,
-      keys: createKeys(harness.prefix),
-      turns: slowTurns,
-      leaseMs: 50,
-      stepTimeoutMs: 5000,
-    });
+    const { slow, releaseGate } = gatedScheduler(harness, { leaseMs: 50, stepTimeoutMs: 5000 });
     const moving = slow.runOnce();
     await new Promise((resolve) => setTimeout(resolve, 150)); // the lease has run out
     await post(harness, 2);
