@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfigFromProcess, loadDevToolEnv } from "./config/index.js";
+import { resolveResponderSettings } from "./conversation/index.js";
 import { createFakeGraphApi, FAKE_GRAPH_USAGE, parseFakeGraphArgs } from "./dev/index.js";
 import { SharpsharpError } from "./errors/index.js";
 import { startAll, startIngress, startScheduler, startWorker } from "./main.js";
 import { createLogger, type Logger } from "./observability/index.js";
+import { runRouterCommand } from "./router/index.js";
 
 const USAGE = `Usage: sharpsharp <command>
 
@@ -16,6 +18,7 @@ Commands:
               --outbound-concurrency N (default 16 each).
   start       Run the ingress and a worker in one process.
   fake-graph  Run a fake WhatsApp Graph API for local runs and tests (--help for its flags).
+  router      The intent router: train, classify, eval, lexicon (sharpsharp router help).
   help        Show this help.
   version     Print the version.
 
@@ -132,6 +135,21 @@ async function main(argv: readonly string[]): Promise<void> {
       return run(command, argv.slice(argv.indexOf(command) + 1));
     case "fake-graph":
       return runFakeGraph(argv.slice(argv.indexOf("fake-graph") + 1));
+    case "router": {
+      const code = await runRouterCommand(argv.slice(argv.indexOf("router") + 1), {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        tenantIntents: (tenantId) => {
+          const tenant = loadConfigFromProcess({ requireTenants: false }).tenants.find(
+            (t) => t.id === tenantId,
+          );
+          return tenant === undefined ? undefined : resolveResponderSettings(tenant).enabledIntents;
+        },
+      });
+      process.exitCode = code;
+      return;
+    }
     case "version":
     case "--version":
       process.stdout.write(`${version()}\n`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TenantConfig } from "../config/index.js";
+import { isRouterIntent, ROUTER_INTENTS } from "../router/index.js";
 import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 import { ResponderSettingsError } from "./errors.js";
 import type { TurnReply } from "./ports.js";
@@ -59,6 +60,8 @@ const ruleSchema = z.object({
 const settingsSchema = z.looseObject({
   router: z
     .looseObject({
+      /** Intents the classifier may answer locally (default: all); unknown names are a startup error. */
+      enabledIntents: z.array(z.string()).optional(),
       rules: z.array(ruleSchema).optional(),
       /** Interactive reply ids that name a different intent than themselves. */
       replyIds: z.record(z.string(), z.string()).optional(),
@@ -80,6 +83,8 @@ export interface ResponderSettings {
   /** The tenant's rules first, then the defaults'. */
   readonly rules: readonly CompiledRule[];
   readonly replyIds: Readonly<Record<string, string>>;
+  /** Intents the classifier may answer locally: `router.enabledIntents`, or every intent. */
+  readonly enabledIntents: ReadonlySet<string>;
   /** The defaults' replies with the tenant's on top, per intent. */
   readonly replies: Readonly<Record<string, TurnReply>>;
   readonly fallback: TurnReply;
@@ -121,6 +126,13 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
     ...(own.router?.rules ?? []).flatMap((rule, index) => compile(rule, `router.rules[${index}]`)),
     ...defaults.router.rules.flatMap((rule) => compile(rule, "default rule")),
   ];
+  const enabled = own.router?.enabledIntents ?? [...ROUTER_INTENTS];
+  enabled.forEach((intent, index) => {
+    if (!isRouterIntent(intent))
+      problems.push(
+        `router.enabledIntents[${index}]: unknown intent "${intent}" (known: ${ROUTER_INTENTS.join(", ")})`,
+      );
+  });
   if (problems.length > 0) throw new ResponderSettingsError(tenant.id, problems);
   const replies: Record<string, TurnReply> = {};
   for (const [intent, reply] of Object.entries(defaults.replies))
@@ -129,6 +141,7 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
   return {
     rules,
     replyIds: own.router?.replyIds ?? {},
+    enabledIntents: new Set(enabled),
     replies,
     fallback: asReply(own.fallback ?? replySchema.parse(defaults.fallback)),
     stale: asReply(own.stale ?? replySchema.parse(defaults.stale)),

@@ -1,0 +1,108 @@
+import type { LabelledExample } from "./corpus.js";
+import { NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
+import type { Lexicon } from "./lexicon.js";
+import { classScores, type RouterModel, softmax } from "./model.js";
+import { featurize } from "./train.js";
+
+/** Thresholds aim above the 97% target so the test split, unseen, still clears it. */
+export const DEFAULT_TARGET_PRECISION = 0.985;
+/** Below this the router never answers, whatever the validation split says. */
+export const MIN_THRESHOLD = 0.5;
+/** A threshold above 1: the intent is never resolved locally. */
+export const NEVER = 1.01;
+
+interface Scored {
+  readonly label: string;
+  readonly probabilities: Float64Array;
+}
+
+/** The temperature that minimises the validation split's log loss (grid 0.2–5). */
+function fitTemperature(logits: readonly Float64Array[], labels: readonly number[]): number {
+  let best = 1;
+  let bestLoss = Number.POSITIVE_INFINITY;
+  for (let temperature = 0.2; temperature <= 5.0001; temperature += 0.05) {
+    let loss = 0;
+    logits.forEach((scores, index) => {
+      loss -= Math.log(Math.max(softmax(scores, temperature)[labels[index] as number] as number, 1e-12));
+    });
+    if (loss < bestLoss - 1e-9) {
+      bestLoss = loss;
+      best = Math.round(temperature * 100) / 100;
+    }
+  }
+  return best;
+}
+
+/**
+ * The lowest confidence at which the intent's locally resolved validation
+ * predictions still reach `target` precision (a message of another class,
+ * needs_agent included, counts as wrong). No such cut: only confidences above
+ * every wrong prediction resolve. Never below MIN_THRESHOLD.
+ */
+export function chooseThreshold(
+  predictions: readonly { confidence: number; correct: boolean }[],
+  target: number,
+): number {
+  const sorted = [...predictions].sort((a, b) => b.confidence - a.confidence);
+  let correct = 0;
+  let best: number | undefined;
+  let maxWrong = 0;
+  sorted.forEach((prediction, index) => {
+    if (prediction.correct) correct += 1;
+    else maxWrong = Math.max(maxWrong, prediction.confidence);
+    const next = sorted[index + 1];
+    // Only cut between distinct confidences, so every prediction at the cut is included.
+    if (next !== undefined && next.confidence === prediction.confidence) return;
+    if (correct / (index + 1) >= target) best = prediction.confidence;
+  });
+  if (best === undefined) best = sorted.length === 0 ? NEVER : Math.min(NEVER, maxWrong + 1e-6);
+  return Math.max(MIN_THRESHOLD, Math.round(best * 1e6) / 1e6);
+}
+
+/** The model with a fitted temperature and per-intent thresholds from the validation split. */
+export function calibrateModel(
+  model: RouterModel,
+  validation: readonly LabelledExample[],
+  lexicon: Lexicon,
+  target: number = DEFAULT_TARGET_PRECISION,
+): RouterModel {
+  const classIndex = new Map(model.classes.map((name, index) => [name, index]));
+  const logits = validation.map((example) => classScores(model, featurize(example.text, lexicon)));
+  const labels = validation.map((example) => classIndex.get(example.label) ?? -1);
+  const temperature = fitTemperature(logits, labels);
+  const scored: Scored[] = logits.map((scores, index) => ({
+    label: (validation[index] as LabelledExample).label,
+    probabilities: softmax(scores, temperature),
+  }));
+  const thresholds: Record<string, number> = {};
+  for (const intent of ROUTER_INTENTS) {
+    const at = classIndex.get(intent) as number;
+    const predicted = scored.filter((row) => argmax(row.probabilities) === at);
+    const predictions = predicted.map((row) => ({
+      confidence: row.probabilities[at] as number,
+      correct: row.label === intent,
+    }));
+    // A canned answer to a message that needs the agent is the costly mistake:
+    // the threshold also clears every such validation message.
+    const hardNegatives = predicted
+      .filter((row) => row.label === NEEDS_AGENT)
+      .map((row) => row.probabilities[at] as number);
+    const aboveHardNegatives =
+      hardNegatives.length === 0 ? 0 : Math.min(NEVER, Math.max(...hardNegatives) + 1e-6);
+    thresholds[intent] = Math.max(chooseThreshold(predictions, target), aboveHardNegatives);
+  }
+  thresholds[NEEDS_AGENT] = NEVER;
+  return {
+    ...model,
+    temperature,
+    thresholds,
+    provenance: { ...model.provenance, validationExamples: validation.length, targetPrecision: target },
+  };
+}
+
+export function argmax(values: Float64Array): number {
+  let best = 0;
+  for (let index = 1; index < values.length; index += 1)
+    if ((values[index] as number) > (values[best] as number)) best = index;
+  return best;
+}

@@ -1,0 +1,38 @@
+import type { NormalizedText } from "./normalize.js";
+import { SLOT_TOKENS } from "./slots.js";
+
+const SLOT_TOKEN_SET: ReadonlySet<string> = new Set(Object.values(SLOT_TOKENS));
+
+function lengthBucket(tokens: number): string {
+  if (tokens <= 3) return String(tokens);
+  if (tokens <= 6) return "4-6";
+  if (tokens <= 12) return "7-12";
+  if (tokens <= 25) return "13-25";
+  return "26+";
+}
+
+/**
+ * The classifier's features for one message, deduplicated: words (`w:`),
+ * lexicon concepts (`c:`), bigrams over words-with-concepts (`b:`, with
+ * message edges, so "hello" alone differs from "hello, my card…"), character
+ * 3–5-grams of each word (`g:`, which carry typos and spellings no list
+ * foresaw), slot presence (`s:`) and a length bucket (`n:`).
+ */
+export function extractFeatures(text: NormalizedText): string[] {
+  const features = new Set<string>();
+  for (const token of text.tokens) features.add(`w:${token}`);
+  for (const concept of text.concepts) features.add(`c:${concept}`);
+  const sequence = text.sequence;
+  for (let index = -1; index < sequence.length; index += 1)
+    features.add(`b:${sequence[index] ?? "^"}|${sequence[index + 1] ?? "$"}`);
+  for (const token of text.tokens) {
+    if (SLOT_TOKEN_SET.has(token)) continue;
+    const padded = ` ${token} `;
+    for (let size = 3; size <= 5; size += 1)
+      for (let start = 0; start + size <= padded.length; start += 1)
+        features.add(`g:${padded.slice(start, start + size)}`);
+  }
+  for (const key of Object.keys(text.slots)) features.add(`s:${key}`);
+  features.add(`n:${lengthBucket(text.tokens.length)}`);
+  return [...features];
+}

@@ -1,0 +1,156 @@
+import { readFileSync } from "node:fs";
+
+/** What a model file records about how it was made (no clock: same data, same bytes). */
+export interface ModelProvenance {
+  readonly corpusSha256: string;
+  readonly trainExamples: number;
+  readonly validationExamples: number;
+  readonly hyperparameters: Readonly<Record<string, number>>;
+  /** Validation precision the thresholds were chosen for. */
+  readonly targetPrecision: number;
+}
+
+/** A trained linear classifier with its calibration. */
+export interface RouterModel {
+  /** Output classes: the router's intents plus NEEDS_AGENT. */
+  readonly classes: readonly string[];
+  readonly features: readonly string[];
+  readonly featureIndex: ReadonlyMap<string, number>;
+  /** Row-major: weights[feature * classes.length + class]. */
+  readonly weights: Float32Array;
+  readonly bias: Float32Array;
+  /** Softmax temperature fitted on the validation split. */
+  readonly temperature: number;
+  /** Per-intent confidence at or above which the router answers locally (> 1: never). */
+  readonly thresholds: Readonly<Record<string, number>>;
+  readonly provenance: ModelProvenance;
+}
+
+export class ModelFileError extends Error {
+  override readonly name = "ModelFileError";
+}
+
+const MAGIC = "SSROUTE1";
+
+interface ModelHeader {
+  readonly classes: readonly string[];
+  readonly features: readonly string[];
+  readonly temperature: number;
+  readonly thresholds: Readonly<Record<string, number>>;
+  readonly provenance: ModelProvenance;
+}
+
+/** Builds a model from its parts (indexes the features). */
+export function createRouterModel(
+  header: ModelHeader,
+  weights: Float32Array,
+  bias: Float32Array,
+): RouterModel {
+  if (
+    weights.length !== header.features.length * header.classes.length ||
+    bias.length !== header.classes.length
+  )
+    throw new ModelFileError("weights do not match the features and classes");
+  const featureIndex = new Map(header.features.map((feature, index) => [feature, index]));
+  return { ...header, featureIndex, weights, bias };
+}
+
+/**
+ * The model file: an 8-byte magic, a 4-byte little-endian header length, the
+ * JSON header (classes, features, calibration, provenance), zero padding to
+ * a multiple of 4, then the float32 weights and biases, little-endian.
+ */
+export function serializeModel(model: RouterModel): Buffer {
+  const header: ModelHeader = {
+    classes: model.classes,
+    features: model.features,
+    temperature: model.temperature,
+    thresholds: model.thresholds,
+    provenance: model.provenance,
+  };
+  const json = Buffer.from(JSON.stringify(header), "utf8");
+  const headerEnd = 12 + json.length;
+  const padded = Math.ceil(headerEnd / 4) * 4;
+  const out = Buffer.alloc(padded + (model.weights.length + model.bias.length) * 4);
+  out.write(MAGIC, 0, "latin1");
+  out.writeUInt32LE(json.length, 8);
+  json.copy(out, 12);
+  let offset = padded;
+  for (const value of model.weights) {
+    out.writeFloatLE(value, offset);
+    offset += 4;
+  }
+  for (const value of model.bias) {
+    out.writeFloatLE(value, offset);
+    offset += 4;
+  }
+  return out;
+}
+
+export function deserializeModel(bytes: Buffer): RouterModel {
+  if (bytes.length < 12 || bytes.toString("latin1", 0, 8) !== MAGIC)
+    throw new ModelFileError("not a sharpsharp router model (bad magic)");
+  const length = bytes.readUInt32LE(8);
+  if (12 + length > bytes.length) throw new ModelFileError("model file is truncated (header)");
+  let header: ModelHeader;
+  try {
+    header = JSON.parse(bytes.toString("utf8", 12, 12 + length)) as ModelHeader;
+  } catch {
+    throw new ModelFileError("model file header is not valid JSON");
+  }
+  const start = Math.ceil((12 + length) / 4) * 4;
+  const count = header.features.length * header.classes.length;
+  if (start + (count + header.classes.length) * 4 !== bytes.length)
+    throw new ModelFileError("model file is truncated or has trailing bytes");
+  const floats = new Float32Array(count + header.classes.length);
+  for (let index = 0; index < floats.length; index += 1) floats[index] = bytes.readFloatLE(start + index * 4);
+  return createRouterModel(header, floats.subarray(0, count), floats.subarray(count));
+}
+
+export function loadModelFile(path: string): RouterModel {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new ModelFileError(`cannot read the router model ${path}: ${(error as Error).message}`);
+  }
+  return deserializeModel(bytes);
+}
+
+/**
+ * The linear score per class for a feature list: features weighted 1/√n, so
+ * long messages do not shout. Unknown features are ignored.
+ */
+export function classScores(model: RouterModel, features: readonly string[]): Float64Array {
+  const classes = model.classes.length;
+  const scores = new Float64Array(classes);
+  for (let index = 0; index < classes; index += 1) scores[index] = model.bias[index] as number;
+  const scale = 1 / Math.sqrt(Math.max(1, features.length));
+  for (const feature of features) {
+    const row = model.featureIndex.get(feature);
+    if (row === undefined) continue;
+    const base = row * classes;
+    for (let index = 0; index < classes; index += 1)
+      scores[index] = (scores[index] as number) + (model.weights[base + index] as number) * scale;
+  }
+  return scores;
+}
+
+/** Class probabilities: the scores' softmax at the model's calibrated temperature. */
+export function classProbabilities(model: RouterModel, features: readonly string[]): Float64Array {
+  return softmax(classScores(model, features), model.temperature);
+}
+
+export function softmax(scores: Float64Array, temperature: number): Float64Array {
+  let max = Number.NEGATIVE_INFINITY;
+  for (const score of scores) max = Math.max(max, score);
+  let sum = 0;
+  const out = new Float64Array(scores.length);
+  for (let index = 0; index < scores.length; index += 1) {
+    const value = Math.exp(((scores[index] as number) - max) / temperature);
+    out[index] = value;
+    sum += value;
+  }
+  for (let index = 0; index < out.length; index += 1) out[index] = (out[index] as number) / sum;
+  return out;
+}

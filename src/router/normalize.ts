@@ -1,0 +1,107 @@
+import type { Lexicon, RouterLanguage } from "./lexicon.js";
+import { detectDate, extractSlots, type RouterSlots, SLOT_TOKENS } from "./slots.js";
+
+/** A message as the classifier sees it. */
+export interface NormalizedText {
+  readonly original: string;
+  /** Lower case, NFKC, diacritics folded, letter runs cut, slots replaced, spellings standardised. */
+  readonly tokens: readonly string[];
+  /** The lexicon's concept tokens, one per matched form ("kudi" → money). */
+  readonly concepts: readonly string[];
+  /** The tokens with each matched form replaced by its first concept: what word bigrams are built from. */
+  readonly sequence: readonly string[];
+  /** Lexicon hits per language (for a language guess). */
+  readonly languageHits: Readonly<Partial<Record<RouterLanguage, number>>>;
+  readonly slots: RouterSlots;
+}
+
+const SLOT_TOKEN_SET: ReadonlySet<string> = new Set(Object.values(SLOT_TOKENS));
+const HOOKED_LETTERS: Record<string, string> = { ɗ: "d", ƙ: "k", ɓ: "b", ƴ: "y", ŋ: "n", ẹ: "e", ọ: "o" };
+const EMOJI = /\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]*/gu;
+
+/** Tone marks and dots removed: "ọ̀wọ́" → "owo", "ɗina" → "dina", "akaụntụ" → "akauntu". */
+export function foldDiacritics(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/[ɗƙɓƴŋẹọ]/gu, (letter) => HOOKED_LETTERS[letter] ?? letter)
+    .normalize("NFC");
+}
+
+function replaceEmoji(text: string, lexicon: Lexicon): string {
+  return text.replace(EMOJI, (emoji) => {
+    const base = emoji.replace(/[\uFE0F\u{1F3FB}-\u{1F3FF}]/gu, "");
+    const words = lexicon.spellings.get(emoji) ?? lexicon.spellings.get(base);
+    return words === undefined ? " " : ` ${words.join(" ")} `;
+  });
+}
+
+/** Greedy longest match of up to `maxWords` tokens against `table`, from `start`. */
+function longestMatch<T>(
+  tokens: readonly string[],
+  start: number,
+  table: ReadonlyMap<string, T>,
+  maxWords: number,
+): { value: T; length: number } | undefined {
+  for (let length = Math.min(maxWords, tokens.length - start); length >= 1; length -= 1) {
+    const key = length === 1 ? tokens[start] : tokens.slice(start, start + length).join(" ");
+    if (key === undefined) continue;
+    const value = table.get(key);
+    if (value !== undefined) return { value, length };
+  }
+  return undefined;
+}
+
+/**
+ * Normalises a customer's message for the classifier: NFKC and case; emoji
+ * to concept words (🙏 → please); slots (amounts, accounts, references, order
+ * ids, phone numbers) lifted out and replaced by placeholder tokens;
+ * diacritics folded; letter runs cut ("pleaseeee" → "please"); SMS spellings
+ * standardised ("pls" → "please", "2day" → "today"); and lexicon concepts added
+ * for Pidgin, Yoruba, Hausa and Igbo words ("kudi", "owo", "ego" → money).
+ */
+export function normalizeMessage(original: string, lexicon: Lexicon): NormalizedText {
+  const lower = replaceEmoji(original.normalize("NFKC").toLowerCase(), lexicon);
+  const { text: withSlots, slots } = extractSlots(lower);
+  const folded = foldDiacritics(withSlots)
+    .replace(/(\p{L})['’`](?=\p{L})/gu, "$1")
+    .replace(/(\p{L})\1{2,}/gu, "$1");
+  const date = detectDate(folded);
+  if (date !== undefined) slots.date = date;
+  const raw = folded.match(/[\p{L}\p{N}_]+/gu) ?? [];
+
+  const tokens: string[] = [];
+  for (let index = 0; index < raw.length; ) {
+    const token = raw[index] as string;
+    if (SLOT_TOKEN_SET.has(token)) {
+      tokens.push(token);
+      index += 1;
+      continue;
+    }
+    const spelled = longestMatch(raw, index, lexicon.spellings, lexicon.maxWords);
+    if (spelled === undefined) {
+      tokens.push(token);
+      index += 1;
+    } else {
+      tokens.push(...spelled.value);
+      index += spelled.length;
+    }
+  }
+
+  const concepts: string[] = [];
+  const sequence: string[] = [];
+  const languageHits: Partial<Record<RouterLanguage, number>> = {};
+  for (let index = 0; index < tokens.length; ) {
+    const found = longestMatch(tokens, index, lexicon.concepts, lexicon.maxWords);
+    if (found === undefined) {
+      sequence.push(tokens[index] as string);
+      index += 1;
+      continue;
+    }
+    concepts.push(...found.value.concepts);
+    sequence.push(found.value.concepts[0] as string);
+    for (const language of found.value.languages) languageHits[language] = (languageHits[language] ?? 0) + 1;
+    index += found.length;
+  }
+  return { original, tokens, concepts, sequence, languageHits, slots };
+}

@@ -1,0 +1,214 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { multiRequestExamples } from "./augment.js";
+import { calibrateModel } from "./calibrate.js";
+import { loadCorpus } from "./corpus.js";
+import { asEvalExamples, loadEvalFile } from "./eval-sets.js";
+import { type EvalExample, evaluateRouter } from "./evaluate.js";
+import { formatReport } from "./format-report.js";
+import { createIntentRouter, DEFAULT_MODEL_PATH, type IntentRouter } from "./intent-router.js";
+import { keywordIntent } from "./keyword-router.js";
+import { loadLexicon } from "./lexicon.js";
+import { deserializeModel, serializeModel } from "./model.js";
+import { dataPath } from "./package-files.js";
+import { splitCorpus } from "./split.js";
+import { DEFAULT_TRAIN_OPTIONS, trainModel } from "./train.js";
+
+/** How many synthetic several-requests-in-one messages join the training split. */
+const SYNTHETIC_MULTI_REQUESTS = 400;
+
+import { deriveUdLexicon } from "./ud-lexicon.js";
+
+export const ROUTER_USAGE = `Usage: sharpsharp router <command>
+
+Commands:
+  train      Train the classifier from data/router into data/router/model.bin
+             (--data DIR, --out FILE). Same data, same model, byte for byte.
+  classify   Read JSON lines {"id","text"} on stdin, write one line per input:
+             {"id","intent","confidence","resolved","slots"} (--model FILE,
+             --tenant ID: only that tenant's enabled intents resolve).
+  eval       Score the router: our test split by default, or the files given
+             (.jsonl with "intent"; INJONGO .tsv with label_map.tsv beside it;
+             AfriSenti .tsv). --baseline keyword scores the keyword list instead,
+             --json prints the report as JSON.
+  lexicon    Derive data/lexicon/pidgin-ud.tsv from the Naija UD gloss list
+             (--from pcm_gloss_lexicon.tsv, --out FILE).`;
+
+/** Enabled intents for `--tenant`, supplied by the caller (the CLI reads the tenants config). */
+export type TenantIntentsLookup = (tenantId: string) => ReadonlySet<string> | undefined;
+
+interface RouterCliIo {
+  readonly stdin: NodeJS.ReadableStream;
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly tenantIntents: TenantIntentsLookup;
+}
+
+class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+function train(args: string[], io: RouterCliIo): number {
+  const { values } = parseArgs({ args, options: { data: { type: "string" }, out: { type: "string" } } });
+  const started = performance.now();
+  const dataDir = values.data ?? dataPath("router");
+  const out = values.out ?? DEFAULT_MODEL_PATH();
+  const corpus = loadCorpus(dataDir);
+  const lexicon = loadLexicon();
+  const splits = splitCorpus(corpus.examples);
+  const synthetic = multiRequestExamples(splits.train, SYNTHETIC_MULTI_REQUESTS, DEFAULT_TRAIN_OPTIONS.seed);
+  const trained = trainModel([...splits.train, ...synthetic], lexicon);
+  const calibrated = calibrateModel(trained, splits.validation, lexicon);
+  const model = { ...calibrated, provenance: { ...calibrated.provenance, corpusSha256: corpus.sha256 } };
+  const bytes = serializeModel(model);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, bytes);
+  const validation = evaluateRouter(asEvalExamples(splits.validation, "validation"), (text) =>
+    createIntentRouter(deserializeModel(bytes), lexicon).classify(text),
+  );
+  io.stdout.write(
+    [
+      `trained on ${splits.train.length} messages + ${synthetic.length} synthetic multi-request (validation ${splits.validation.length}, test ${splits.test.length}) ` +
+        `in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `features ${model.features.length}, temperature ${model.temperature}, model ${(bytes.length / 1024 / 1024).toFixed(2)} MB -> ${out}`,
+      `validation: coverage ${(validation.coverage * 100).toFixed(1)}%, precision of resolved ${(validation.resolvedPrecision * 100).toFixed(1)}%`,
+      `thresholds: ${Object.entries(model.thresholds)
+        .map(([intent, threshold]) => `${intent} ${threshold.toFixed(3)}`)
+        .join(", ")}`,
+      "",
+    ].join("\n"),
+  );
+  return 0;
+}
+
+function loadRouter(modelPath: string | undefined): IntentRouter {
+  const path = modelPath ?? DEFAULT_MODEL_PATH();
+  return createIntentRouter(deserializeModel(readFileSync(path)), loadLexicon());
+}
+
+async function classify(args: string[], io: RouterCliIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { model: { type: "string" }, tenant: { type: "string" } } });
+  let enabled: ReadonlySet<string> | undefined;
+  if (values.tenant !== undefined) {
+    enabled = io.tenantIntents(values.tenant);
+    if (enabled === undefined) throw new UsageError(`no tenant "${values.tenant}" in the configuration`);
+  }
+  const router = loadRouter(values.model);
+  let failures = 0;
+  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber += 1;
+    if (line.trim() === "") continue;
+    let input: { id?: unknown; text?: unknown };
+    try {
+      input = JSON.parse(line) as typeof input;
+    } catch {
+      input = {};
+    }
+    if (typeof input !== "object" || input === null || typeof input.text !== "string") {
+      failures += 1;
+      io.stderr.write(`line ${lineNumber}: expected {"id": "...", "text": "..."}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ id: input?.id ?? null, error: "expected a JSON object with a text string" })}\n`,
+      );
+      continue;
+    }
+    const decision = router.classify(input.text, enabled);
+    io.stdout.write(
+      `${JSON.stringify({
+        id: input.id ?? null,
+        intent: decision.intent,
+        confidence: Math.round(decision.confidence * 1e4) / 1e4,
+        resolved: decision.resolved,
+        slots: decision.slots,
+      })}\n`,
+    );
+  }
+  return failures === 0 ? 0 : 1;
+}
+
+function evaluate(args: string[], io: RouterCliIo): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { model: { type: "string" }, baseline: { type: "string" }, json: { type: "boolean" } },
+  });
+  if (values.baseline !== undefined && values.baseline !== "keyword")
+    throw new UsageError(`unknown baseline "${values.baseline}" (only "keyword")`);
+  const sets: { title: string; examples: EvalExample[] }[] =
+    positionals.length === 0
+      ? [
+          {
+            title: "our test split",
+            examples: asEvalExamples(splitCorpus(loadCorpus(dataPath("router")).examples).test, "test"),
+          },
+        ]
+      : positionals.map((path) => ({ title: path, examples: loadEvalFile(path) }));
+  const classifyOne =
+    values.baseline === "keyword"
+      ? (text: string) => {
+          const intent = keywordIntent(text);
+          return { intent: intent ?? "out_of_scope", resolved: intent !== undefined };
+        }
+      : (() => {
+          const router = loadRouter(values.model);
+          return (text: string) => router.classify(text);
+        })();
+  const reports = sets.map(({ title, examples }) => ({
+    title,
+    report: evaluateRouter(examples, classifyOne),
+  }));
+  if (values.json === true) io.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+  else {
+    const name =
+      values.baseline === "keyword" ? "keyword list" : `classifier (${values.model ?? DEFAULT_MODEL_PATH()})`;
+    for (const { title, report } of reports)
+      io.stdout.write(`${formatReport(`${title}: ${name}`, report)}\n\n`);
+  }
+  return 0;
+}
+
+function lexicon(args: string[], io: RouterCliIo): number {
+  const { values } = parseArgs({ args, options: { from: { type: "string" }, out: { type: "string" } } });
+  if (values.from === undefined) throw new UsageError("--from <pcm_gloss_lexicon.tsv> is required");
+  const out = values.out ?? dataPath("lexicon", "pidgin-ud.tsv");
+  const text = deriveUdLexicon(readFileSync(values.from, "utf8"));
+  writeFileSync(out, text);
+  io.stdout.write(
+    `${text.split("\n").filter((line) => line !== "" && !line.startsWith("#")).length} entries -> ${out} (${statSync(out).size} bytes)\n`,
+  );
+  return 0;
+}
+
+/** Runs `sharpsharp router <command>`; returns the exit code. Bad input is reported on stderr with code 2. */
+export async function runRouterCommand(args: readonly string[], io: RouterCliIo): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    switch (command) {
+      case "train":
+        return train(rest, io);
+      case "classify":
+        return await classify(rest, io);
+      case "eval":
+        return evaluate(rest, io);
+      case "lexicon":
+        return lexicon(rest, io);
+      case undefined:
+      case "help":
+      case "--help":
+        io.stdout.write(`${ROUTER_USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown router command "${command}"\n\n${ROUTER_USAGE}`);
+    }
+  } catch (error) {
+    if (error instanceof Error && (error.name !== "Error" || error instanceof TypeError)) {
+      io.stderr.write(`sharpsharp router ${command}: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+/** Values the router lifts out of a message, for the reply template and the agent. */
+export interface RouterSlots {
+  /** In naira: "₦15k", "N15,000", "15k naira" and "15 thousand" are all 15000. */
+  amount?: number;
+  /** A 10-digit (NUBAN) account number. */
+  account?: string;
+  /** A transaction reference or session id, as written (upper case). */
+  reference?: string;
+  /** An order id, as written (upper case, without "#"). */
+  orderId?: string;
+  /** A Nigerian mobile number in E.164 form (+234…). */
+  phone?: string;
+  /** When the customer says it happened: this_morning, today, yesterday, last_night, last_week, last_month, days_ago, weeks_ago, since_<weekday>. */
+  date?: string;
+}
+
+/** A slot's placeholder token in the normalised text, so "₦5k" and "₦15,000" read the same to the model. */
+export const SLOT_TOKENS = {
+  amount: "_amount_",
+  account: "_account_",
+  reference: "_ref_",
+  orderId: "_order_",
+  phone: "_phone_",
+} as const;
+
+const REFERENCE =
+  /\b(?:ref(?:erence)?(?:\s*(?:no|number|id))?|session\s*id|trx|txn|transaction\s*(?:id|ref|no|number))\s*[:#.-]?\s*([a-z0-9][a-z0-9-]{5,})\b|\b((?:trx|txn|ft|ref)[a-z0-9]*\d{6,}[a-z0-9]*)\b|(?<![\d,.])(\d{12,})(?![\d,])/gu;
+const ORDER =
+  /\b(?:order|oda|odar)\s*(?:no\.?|number|id)?\s*[:#]?\s*#?\s*([a-z]{0,4}-?\d{3,})\b|\b(ord-?\d{3,})\b/gu;
+const PHONE = /(?<![\d+])(?:\+?234\s?|0)([789][01]\d)[\s-]?(\d{3})[\s-]?(\d{4})(?!\d)/gu;
+const ACCOUNT = /(?<![\d,.])(\d{10})(?![\d,.])/gu;
+const AMOUNT =
+  /(₦|\bngn\s?|\bn(?=\s?\d)|#)?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s?(k|m|thousand|million|milli)?\b(\s*(?:naira|ngn))?/gu;
+
+const MULTIPLIER: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, milli: 1e6 };
+
+const WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+const DATE_WORDS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) => string)])[] = [
+  [
+    /\b(?:since|from)\s+(?:this\s+|dis\s+)?(?:morning|mornin|mrn|mrng)\b|\b(?:this|dis)\s+(?:morning|mornin|mrn|mrng)\b|\bmorning time\b|\b(?:tun|tun da) safe\b|\bkemgbe ututu\b|\blati aaro\b/u,
+    "this_morning",
+  ],
+  [/\blast night\b|\byesternight\b/u, "last_night"],
+  [/\byesterday\b|\byday\b|\bystdy\b|\blana\b|\bjiya\b|\bunyahu\b/u, "yesterday"],
+  [/\blast\s+(?:week|wk)\b|\bose to koja\b|\bmakon da ya wuce\b|\bizu gara aga\b/u, "last_week"],
+  [/\blast month\b/u, "last_month"],
+  [new RegExp(`\\bsince\\s+(?:last\\s+)?(${WEEKDAYS})\\b`, "u"), (match) => `since_${match[1]}`],
+  [/\b(?:\d+|two|three|four|five|six|several|many)\s+(?:days?|dayz)\b/u, "days_ago"],
+  [/\b(?:\d+|two|three|four|one)\s+(?:weeks?|wks?)\b/u, "weeks_ago"],
+  [/\btoday\b|\b2day\b|\bthis afternoon\b|\bloni\b|\byau\b|\btaa\b/u, "today"],
+];
+
+/** Text with the slots replaced by their placeholder tokens, and the slots found. */
+export interface SlotExtraction {
+  readonly text: string;
+  readonly slots: RouterSlots;
+}
+
+/**
+ * Finds the slots in lower-cased text and replaces each by its placeholder
+ * token. Order matters: references and order ids first (their digits would
+ * otherwise read as amounts or account numbers), then phones, accounts, and
+ * amounts, which need a currency sign, a multiplier or the word naira (a bare
+ * "2" is not money).
+ */
+export function extractSlots(lowerCased: string): SlotExtraction {
+  const slots: RouterSlots = {};
+  let text = lowerCased.replace(REFERENCE, (whole, labelled?: string, prefixed?: string, digits?: string) => {
+    const value = labelled ?? prefixed ?? digits ?? "";
+    if (!/\d/u.test(value)) return whole;
+    slots.reference ??= value.toUpperCase();
+    return ` ${SLOT_TOKENS.reference} `;
+  });
+  text = text.replace(ORDER, (_whole, labelled?: string, prefixed?: string) => {
+    slots.orderId ??= (labelled ?? prefixed ?? "").toUpperCase();
+    return ` order ${SLOT_TOKENS.orderId} `;
+  });
+  text = text.replace(PHONE, (_whole, a: string, b: string, c: string) => {
+    slots.phone ??= `+234${a}${b}${c}`;
+    return ` ${SLOT_TOKENS.phone} `;
+  });
+  text = text.replace(ACCOUNT, (_whole, digits: string) => {
+    slots.account ??= digits;
+    return ` ${SLOT_TOKENS.account} `;
+  });
+  text = text.replace(
+    AMOUNT,
+    (whole, currency?: string, integer?: string, fraction?: string, multiplier?: string, naira?: string) => {
+      if (currency === undefined && multiplier === undefined && naira === undefined) return whole;
+      const base = Number(
+        `${(integer ?? "").replaceAll(",", "")}${fraction === undefined ? "" : `.${fraction}`}`,
+      );
+      const value = Math.round(base * (multiplier === undefined ? 1 : (MULTIPLIER[multiplier] ?? 1)));
+      if (Number.isFinite(value)) slots.amount ??= value;
+      return ` ${SLOT_TOKENS.amount} `;
+    },
+  );
+  return { text, slots };
+}
+
+/** The first date phrase in folded text ("since morning", "jiya", "unyahu"…), as a canonical word. */
+export function detectDate(folded: string): string | undefined {
+  for (const [pattern, name] of DATE_WORDS) {
+    const match = pattern.exec(folded);
+    if (match !== null) return typeof name === "string" ? name : name(match);
+  }
+  return undefined;
+}
