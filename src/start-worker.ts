@@ -24,6 +24,7 @@ import {
 } from "./outbound/index.js";
 import { sampleJobQueues } from "./queue/redis/index.js";
 import { closeRedis, connectRedis, queuesFor, requireRedisUrl, StartupError } from "./redis-runtime.js";
+import { createRouterMetrics, type IntentRouter, loadIntentRouter } from "./router/index.js";
 import { createGraphApiClient, createHttpTransport, type GraphApiClient } from "./whatsapp/index.js";
 
 export interface StartWorkerOptions {
@@ -42,6 +43,8 @@ export interface StartWorkerOptions {
   readonly graceMs?: number;
   /** Graph API call timeout, ms; default 10,000. */
   readonly graphTimeoutMs?: number;
+  /** The intent classifier (default: the package's model file, loaded at start). */
+  readonly router?: IntentRouter;
   /** Register the worker's metrics here (an ingress's, in one process) instead of a registry of its own. */
   readonly registry?: Registry;
 }
@@ -70,7 +73,6 @@ export async function startWorker(
 ): Promise<RunningWorker> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const url = requireRedisUrl(config, "worker");
-  const responder = createFirstResponder(config.tenants);
   const templates = reengagementTemplates(config.tenants);
   for (const tenant of config.tenants.filter((t) => t.graphToken === undefined)) {
     logger.warn(
@@ -92,6 +94,10 @@ export async function startWorker(
   });
   const registry = options.registry ?? new Registry();
   if (options.registry === undefined) collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
+  const responder = createFirstResponder(config.tenants, {
+    router: options.router ?? loadIntentRouter(),
+    metrics: createRouterMetrics(registry),
+  });
   const transport = createHttpTransport();
   const clients = new Map<string, GraphApiClient>();
   const graphClientFor = (tenantId: string): GraphApiClient => {

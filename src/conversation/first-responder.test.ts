@@ -1,5 +1,7 @@
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { TenantConfig } from "../config/index.js";
+import { createRouterMetrics, loadIntentRouter } from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import { ResponderSettingsError } from "./errors.js";
 import { createFirstResponder, normalizeForRules, routeTurn } from "./first-responder.js";
@@ -68,6 +70,7 @@ describe("routeTurn", () => {
     expect(routeTurn(settings, turn)).toEqual({
       intent: undefined,
       reply: { text: "Abeg give me small time." },
+      tier: "fallback",
     });
     expect(routeTurn(settings, [msg({ text: "my order" }), msg({ text: "hi" })]).intent).toBe("greeting");
     expect(routeTurn(settings, [msg({ type: "image" })]).intent).toBeUndefined();
@@ -101,5 +104,84 @@ describe("defaults and settings errors", () => {
 
   it("normalises text for rules", () => {
     expect(normalizeForRules("  Good   MORNING!! 🙏 ")).toBe("good morning");
+  });
+});
+
+describe("the classifier tier", () => {
+  const router = loadIntentRouter();
+  const bank = tenant({
+    replies: { failed_transaction: { text: "Sorry o! Failed transfers reverse within 24 hours." } },
+    fallback: { text: "Abeg give me small time." },
+  });
+  const settings = resolveResponderSettings(bank);
+
+  it("reads a burst as one request and answers it when the tenant has a reply", () => {
+    const turn = [
+      msg({ text: "Hello" }),
+      msg({ text: "I sharp sharp transfer ₦15k since morning, my account never credit" }),
+      msg({ text: "abeg check am" }),
+    ];
+    const routed = routeTurn(settings, turn, router);
+    expect(routed).toMatchObject({ intent: "failed_transaction", tier: "classifier" });
+    expect(routed.reply.text).toMatch(/reverse within 24 hours/);
+    expect(routed.decision?.slots).toMatchObject({ amount: 15_000, date: "this_morning" });
+  });
+
+  it("leaves a resolved intent without a reply, a disabled intent, and long turns to the fallback", () => {
+    const balance = [msg({ text: "abeg how much I get for my account? check my balance" })];
+    const noReply = routeTurn(settings, balance, router);
+    expect(noReply).toMatchObject({ intent: undefined, tier: "fallback" });
+    expect(noReply.decision).toMatchObject({ intent: "check_balance", resolved: true });
+
+    const narrow = resolveResponderSettings(
+      tenant({
+        router: { enabledIntents: ["greeting"] },
+        replies: { failed_transaction: { text: "reversal in 24 hours" } },
+      }),
+    );
+    const failed = [msg({ text: "I transfer 5k since yesterday, e never enter my account" })];
+    expect(routeTurn(narrow, failed, router)).toMatchObject({
+      tier: "fallback",
+      decision: { resolved: false },
+    });
+
+    const essay = [msg({ text: `my transfer never enter ${"abeg ".repeat(250)}` })];
+    const long = routeTurn(settings, essay, router);
+    expect(long.tier).toBe("fallback");
+    expect(long.decision).toBeUndefined();
+  });
+
+  it("never gives a canned answer to a message that needs the agent", () => {
+    const turn = [
+      msg({ text: "I no want balance, I want to know why una charge me twice for the same transfer" }),
+    ];
+    expect(routeTurn(settings, turn, router).tier).toBe("fallback");
+  });
+
+  it("counts decisions by intent, language and resolution", async () => {
+    const registry = new Registry();
+    const responder = createFirstResponder([bank], { router, metrics: createRouterMetrics(registry) });
+    await responder.respond({
+      tenant: bank,
+      conversationKey: "k",
+      messages: [msg({ text: "abeg my transfer never enter since morning" })],
+    });
+    const decisions = await registry.getSingleMetric("ss_router_decisions_total")?.get();
+    expect(decisions?.values).toEqual([
+      expect.objectContaining({
+        value: 1,
+        labels: expect.objectContaining({
+          tenant: "mama-put",
+          intent: "failed_transaction",
+          resolved: "true",
+        }),
+      }),
+    ]);
+  });
+
+  it("refuses an unknown intent name in router.enabledIntents at start", () => {
+    expect(() =>
+      resolveResponderSettings(tenant({ router: { enabledIntents: ["greeting", "balance"] } })),
+    ).toThrow(/router\.enabledIntents\[1\]: unknown intent "balance"/);
   });
 });

@@ -1,13 +1,26 @@
 import type { TenantConfig } from "../config/index.js";
+import type { IntentRouter, RouterDecision, RouterMetrics } from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import type { Responder, TurnReply } from "./ports.js";
 import { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
+
+/** Which tier of the router decided a turn. */
+export type RouteTier = "reply_id" | "rule" | "classifier" | "fallback";
 
 /** How a turn was routed: the intent, or `undefined` for the fallback. */
 export interface RouteResult {
   readonly intent: string | undefined;
   readonly reply: TurnReply;
+  readonly tier: RouteTier;
+  /** The classifier's view of the turn's text, when it was consulted (hints for the agent). */
+  readonly decision?: RouterDecision;
 }
+
+/**
+ * Longer turns are not classified: no routine request needs a page of text,
+ * and classification time grows with length.
+ */
+export const MAX_CLASSIFIED_CHARS = 1000;
 
 /** Lower case, single spaces, no edge punctuation or emoji: what rules are matched against. */
 export function normalizeForRules(text: string): string {
@@ -21,41 +34,81 @@ export function normalizeForRules(text: string): string {
 
 /**
  * Routes one turn. The turn's LAST message that carries a button/list reply
- * id or text decides (an earlier "hello" must not win over a later "my money
- * never drop"): its reply id maps to an intent (`router.replyIds[id]`, or the
- * id itself when it names a reply); else the first rule whose pattern matches
- * its text. An intent with a reply answers with it; anything else gets the
- * fallback.
+ * id or text decides for tier 1 (an earlier "hello" must not win over a
+ * later "my money never drop"): its reply id maps to an intent
+ * (`router.replyIds[id]`, or the id itself when it names a reply); else the
+ * first rule whose pattern matches its text. Then the classifier reads the
+ * turn's texts together (a burst "hello" / "my money never drop" is one
+ * request) and answers when it resolves an enabled intent that has a reply.
+ * Anything else gets the fallback.
  */
-export function routeTurn(settings: ResponderSettings, messages: readonly InboundMessage[]): RouteResult {
-  const fallback = { intent: undefined, reply: settings.fallback };
+export function routeTurn(
+  settings: ResponderSettings,
+  messages: readonly InboundMessage[],
+  router?: IntentRouter,
+): RouteResult {
+  const fallback: RouteResult = { intent: undefined, reply: settings.fallback, tier: "fallback" };
   const last = [...messages].reverse().find((m) => m.replyId !== undefined || m.text !== undefined);
   if (last === undefined) return fallback;
   if (last.replyId !== undefined) {
     const intent = settings.replyIds[last.replyId] ?? last.replyId;
     const reply = settings.replies[intent];
-    if (reply !== undefined) return { intent, reply };
+    if (reply !== undefined) return { intent, reply, tier: "reply_id" };
   }
   if (last.text === undefined) return fallback;
   const text = normalizeForRules(last.text);
   const rule = settings.rules.find((candidate) => candidate.pattern.test(text));
-  const reply = rule === undefined ? undefined : settings.replies[rule.intent];
-  return rule === undefined || reply === undefined ? fallback : { intent: rule.intent, reply };
+  const ruleReply = rule === undefined ? undefined : settings.replies[rule.intent];
+  if (rule !== undefined && ruleReply !== undefined)
+    return { intent: rule.intent, reply: ruleReply, tier: "rule" };
+  if (router === undefined) return fallback;
+  const turnText = messages
+    .flatMap((message) => (message.text === undefined ? [] : [message.text]))
+    .join("\n");
+  if (turnText.length > MAX_CLASSIFIED_CHARS) return fallback;
+  const decision = router.classify(turnText, settings.enabledIntents);
+  const reply = decision.resolved ? settings.replies[decision.intent] : undefined;
+  return reply === undefined
+    ? { ...fallback, decision }
+    : { intent: decision.intent, reply, tier: "classifier", decision };
+}
+
+/** What the first responder may use beyond the tenants' settings. */
+export interface FirstResponderOptions {
+  /** The intent classifier (router tier 2); without it only reply ids and rules answer. */
+  readonly router?: IntentRouter;
+  readonly metrics?: RouterMetrics;
 }
 
 /**
- * The first responder (router tier 1): buttons, list replies and per-tenant
- * rules to canned replies, the tenant's fallback for the rest, and the
- * tenant's `stale` reply for replayed turns. Each tenant's settings are
- * checked when the responder is created (ResponderSettingsError), so a bad
- * rule stops the worker at start rather than at the first message.
+ * The first responder: buttons, list replies and per-tenant rules (tier 1),
+ * then the intent classifier (tier 2) to canned replies; the tenant's
+ * fallback for the rest, and the tenant's `stale` reply for replayed turns.
+ * Each tenant's settings are checked when the responder is created
+ * (ResponderSettingsError), so a bad rule or an unknown intent stops the
+ * worker at start rather than at the first message.
  */
-export function createFirstResponder(tenants: readonly TenantConfig[]): Responder {
+export function createFirstResponder(
+  tenants: readonly TenantConfig[],
+  options: FirstResponderOptions = {},
+): Responder {
   const settings = new Map(tenants.map((tenant) => [tenant.id, resolveResponderSettings(tenant)]));
   const of = (tenant: TenantConfig) => settings.get(tenant.id) ?? resolveResponderSettings(tenant);
+  const { router, metrics } = options;
   return {
     async respond(turn) {
-      return [routeTurn(of(turn.tenant), turn.messages).reply];
+      const routed = routeTurn(of(turn.tenant), turn.messages, router);
+      const decision = routed.decision;
+      if (decision !== undefined && metrics !== undefined) {
+        metrics.decisions.inc({
+          tenant: turn.tenant.id,
+          intent: decision.intent,
+          language: decision.language,
+          resolved: String(routed.tier === "classifier"),
+        });
+        metrics.confidence.observe({ intent: decision.intent }, decision.confidence);
+      }
+      return [routed.reply];
     },
     async respondToStale(turn) {
       return [of(turn.tenant).stale];

@@ -17,7 +17,15 @@ export {
   ResponderSettingsError,
   UnknownTenantError,
 } from "./errors.js";
-export { createFirstResponder, normalizeForRules, type RouteResult, routeTurn } from "./first-responder.js";
+export {
+  createFirstResponder,
+  type FirstResponderOptions,
+  MAX_CLASSIFIED_CHARS,
+  normalizeForRules,
+  type RouteResult,
+  type RouteTier,
+  routeTurn,
+} from "./first-responder.js";
 export type { ReplyButton, Responder, TurnInput, TurnReply, TypingIndicator } from "./ports.js";
 export {
   createTurnProcessor,

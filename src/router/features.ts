@@ -12,27 +12,33 @@ function lengthBucket(tokens: number): string {
 }
 
 /**
- * The classifier's features for one message, deduplicated: words (`w:`),
- * lexicon concepts (`c:`), bigrams over words-with-concepts (`b:`, with
- * message edges, so "hello" alone differs from "hello, my card…"), character
- * 3–5-grams of each word (`g:`, which carry typos and spellings no list
- * foresaw), slot presence (`s:`) and a length bucket (`n:`).
+ * The classifier's features for one message, passed to `visit` (possibly
+ * more than once each): words (`w:`), lexicon concepts (`c:`), bigrams over
+ * words-with-concepts (`b:`, with message edges, so "hello" alone differs
+ * from "hello, my card…"), character 3–5-grams of each word (`g:`, which
+ * carry typos and spellings no list foresaw), slot presence (`s:`) and a
+ * length bucket (`n:`).
  */
-export function extractFeatures(text: NormalizedText): string[] {
-  const features = new Set<string>();
-  for (const token of text.tokens) features.add(`w:${token}`);
-  for (const concept of text.concepts) features.add(`c:${concept}`);
+export function forEachFeature(text: NormalizedText, visit: (feature: string) => void): void {
+  for (const token of text.tokens) visit(`w:${token}`);
+  for (const concept of text.concepts) visit(`c:${concept}`);
   const sequence = text.sequence;
   for (let index = -1; index < sequence.length; index += 1)
-    features.add(`b:${sequence[index] ?? "^"}|${sequence[index + 1] ?? "$"}`);
+    visit(`b:${sequence[index] ?? "^"}|${sequence[index + 1] ?? "$"}`);
   for (const token of text.tokens) {
     if (SLOT_TOKEN_SET.has(token)) continue;
     const padded = ` ${token} `;
     for (let size = 3; size <= 5; size += 1)
       for (let start = 0; start + size <= padded.length; start += 1)
-        features.add(`g:${padded.slice(start, start + size)}`);
+        visit(`g:${padded.slice(start, start + size)}`);
   }
-  for (const key of Object.keys(text.slots)) features.add(`s:${key}`);
-  features.add(`n:${lengthBucket(text.tokens.length)}`);
+  for (const key of Object.keys(text.slots)) visit(`s:${key}`);
+  visit(`n:${lengthBucket(text.tokens.length)}`);
+}
+
+/** The message's distinct features (training and tests; inference streams them). */
+export function extractFeatures(text: NormalizedText): string[] {
+  const features = new Set<string>();
+  forEachFeature(text, (feature) => features.add(feature));
   return [...features];
 }

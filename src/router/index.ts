@@ -25,6 +25,7 @@ export {
 export { normalizeMessage } from "./normalize.js";
 export { dataPath } from "./package-files.js";
 export { ROUTER_USAGE, runRouterCommand, type TenantIntentsLookup } from "./router-cli.js";
+export { createRouterMetrics, type RouterMetrics } from "./router-metrics.js";
 export { extractSlots, type RouterSlots } from "./slots.js";
 export { splitCorpus } from "./split.js";
 export { DEFAULT_TRAIN_OPTIONS, featurize, trainModel } from "./train.js";

@@ -1,9 +1,9 @@
 import { argmax } from "./calibrate.js";
 import { type DetectedLanguage, detectLanguage } from "./detect-language.js";
-import { extractFeatures } from "./features.js";
+import { forEachFeature } from "./features.js";
 import { isRouterIntent, type RouterIntent } from "./intents.js";
 import { type Lexicon, loadLexicon } from "./lexicon.js";
-import { classProbabilities, loadModelFile, type RouterModel } from "./model.js";
+import { featureRows, loadModelFile, type RouterModel, scoreRows, softmax } from "./model.js";
 import { normalizeMessage } from "./normalize.js";
 import { dataPath } from "./package-files.js";
 import type { RouterSlots } from "./slots.js";
@@ -42,11 +42,23 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
     model,
     classify(text, enabledIntents) {
       const normalized = normalizeMessage(text, lexicon);
-      const probabilities = classProbabilities(model, extractFeatures(normalized));
-      const ranked = [...intentIndexes].sort(
-        (a, b) => (probabilities[b] as number) - (probabilities[a] as number),
-      );
-      const best = ranked[0] as number;
+      const rows = featureRows(model, (visit) => forEachFeature(normalized, visit));
+      const probabilities = softmax(scoreRows(model, rows), model.temperature);
+      // The three best intents in one pass (no sort on the hot path).
+      let best = -1;
+      let second = -1;
+      let third = -1;
+      for (const index of intentIndexes) {
+        const p = probabilities[index] as number;
+        if (best < 0 || p > (probabilities[best] as number)) {
+          third = second;
+          second = best;
+          best = index;
+        } else if (second < 0 || p > (probabilities[second] as number)) {
+          third = second;
+          second = index;
+        } else if (third < 0 || p > (probabilities[third] as number)) third = index;
+      }
       const intent = model.classes[best] as RouterIntent;
       const confidence = probabilities[best] as number;
       const threshold = model.thresholds[intent] ?? Number.POSITIVE_INFINITY;
@@ -60,7 +72,7 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
         resolved,
         slots: normalized.slots,
         language: detectLanguage(normalized),
-        alternatives: ranked.slice(1, 3).map((index) => ({
+        alternatives: [second, third].map((index) => ({
           intent: model.classes[index] as RouterIntent,
           confidence: probabilities[index] as number,
         })),

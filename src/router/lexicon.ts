@@ -8,7 +8,8 @@ export type RouterLanguage = (typeof ROUTER_LANGUAGES)[number];
 
 /** One entry of a concept list: the canonical tokens a form stands for, and where it comes from. */
 export interface ConceptEntry {
-  readonly concepts: readonly string[];
+  /** Each alternative meaning as its canonical words ("owo mi" → [["my", "money"]]). */
+  readonly concepts: readonly (readonly string[])[];
   readonly languages: readonly RouterLanguage[];
 }
 
@@ -23,6 +24,9 @@ export interface Lexicon {
   readonly concepts: ReadonlyMap<string, ConceptEntry>;
   /** The longest form, in words. */
   readonly maxWords: number;
+  /** For each first word of a multi-word form, the longest form it starts (so single words skip the search). */
+  readonly spellingStarts: ReadonlyMap<string, number>;
+  readonly conceptStarts: ReadonlyMap<string, number>;
 }
 
 export class LexiconError extends Error {
@@ -39,8 +43,15 @@ const SPELLING_FILES = new Set(["sms.tsv", "emoji.tsv"]);
 /** Parses lexicon files (see data/lexicon/README.md for the format). */
 export function parseLexicon(files: readonly LexiconFile[]): Lexicon {
   const spellings = new Map<string, string[]>();
-  const concepts = new Map<string, { concepts: string[]; languages: RouterLanguage[] }>();
+  const concepts = new Map<string, { concepts: string[][]; languages: RouterLanguage[] }>();
   let maxWords = 1;
+  const spellingStarts = new Map<string, number>();
+  const conceptStarts = new Map<string, number>();
+  const noteStart = (starts: Map<string, number>, key: string, words: number) => {
+    if (words < 2) return;
+    const first = key.split(" ")[0] as string;
+    starts.set(first, Math.max(starts.get(first) ?? 1, words));
+  };
   for (const file of files) {
     let language: RouterLanguage | undefined;
     const lines = file.text.split("\n");
@@ -72,16 +83,18 @@ export function parseLexicon(files: readonly LexiconFile[]): Lexicon {
       const canonicalWords = canonical.trim().split(/\s+/u);
       if (SPELLING_FILES.has(file.name)) {
         if (!spellings.has(key)) spellings.set(key, canonicalWords);
+        noteStart(spellingStarts, key, words);
         return;
       }
       const entry = concepts.get(key) ?? { concepts: [], languages: [] };
-      const concept = canonicalWords.join("_");
-      if (!entry.concepts.includes(concept)) entry.concepts.push(concept);
+      if (!entry.concepts.some((known) => known.join(" ") === canonicalWords.join(" ")))
+        entry.concepts.push(canonicalWords);
       if (language !== undefined && !entry.languages.includes(language)) entry.languages.push(language);
       concepts.set(key, entry);
+      noteStart(conceptStarts, key, words);
     });
   }
-  return { spellings, concepts, maxWords };
+  return { spellings, concepts, maxWords, spellingStarts, conceptStarts };
 }
 
 /** Reads every `.tsv` file of a lexicon folder (default: the package's data/lexicon), in name order. */

@@ -117,23 +117,71 @@ export function loadModelFile(path: string): RouterModel {
   return deserializeModel(bytes);
 }
 
+/** Reusable scratch space for scoring: a row stamp (dedupes features) and a row list. */
+interface Scratch {
+  stamp: Uint32Array;
+  epoch: number;
+  rows: Int32Array;
+}
+const scratchByModel = new WeakMap<RouterModel, Scratch>();
+
+/** The model's distinct rows for a stream of features (duplicates and unknown features dropped). */
+export function featureRows(
+  model: RouterModel,
+  each: (visit: (feature: string) => void) => void,
+): Int32Array {
+  let scratch = scratchByModel.get(model);
+  if (scratch === undefined) {
+    scratch = { stamp: new Uint32Array(model.features.length), epoch: 0, rows: new Int32Array(1024) };
+    scratchByModel.set(model, scratch);
+  }
+  const current = scratch;
+  current.epoch += 1;
+  if (current.epoch === 0xffffffff) {
+    current.stamp.fill(0);
+    current.epoch = 1;
+  }
+  let count = 0;
+  each((feature) => {
+    const row = model.featureIndex.get(feature);
+    if (row === undefined || current.stamp[row] === current.epoch) return;
+    current.stamp[row] = current.epoch;
+    if (count === current.rows.length) {
+      const grown = new Int32Array(current.rows.length * 2);
+      grown.set(current.rows);
+      current.rows = grown;
+    }
+    current.rows[count] = row;
+    count += 1;
+  });
+  return current.rows.subarray(0, count);
+}
+
 /**
- * The linear score per class for a feature list: features weighted 1/√n, so
- * long messages do not shout. Unknown features are ignored.
+ * The linear score per class for a message's distinct feature rows: each
+ * weighted 1/√n (n = the rows' count), so long messages do not shout.
  */
-export function classScores(model: RouterModel, features: readonly string[]): Float64Array {
+export function scoreRows(model: RouterModel, rows: Int32Array): Float64Array {
   const classes = model.classes.length;
   const scores = new Float64Array(classes);
   for (let index = 0; index < classes; index += 1) scores[index] = model.bias[index] as number;
-  const scale = 1 / Math.sqrt(Math.max(1, features.length));
-  for (const feature of features) {
-    const row = model.featureIndex.get(feature);
-    if (row === undefined) continue;
+  const scale = 1 / Math.sqrt(Math.max(1, rows.length));
+  for (const row of rows) {
     const base = row * classes;
     for (let index = 0; index < classes; index += 1)
       scores[index] = (scores[index] as number) + (model.weights[base + index] as number) * scale;
   }
   return scores;
+}
+
+/** The linear score per class for a list of features. */
+export function classScores(model: RouterModel, features: readonly string[]): Float64Array {
+  return scoreRows(
+    model,
+    featureRows(model, (visit) => {
+      for (const feature of features) visit(feature);
+    }),
+  );
 }
 
 /** Class probabilities: the scores' softmax at the model's calibrated temperature. */

@@ -6,9 +6,9 @@ export interface NormalizedText {
   readonly original: string;
   /** Lower case, NFKC, diacritics folded, letter runs cut, slots replaced, spellings standardised. */
   readonly tokens: readonly string[];
-  /** The lexicon's concept tokens, one per matched form ("kudi" → money). */
+  /** The lexicon's concept words for every matched form ("kudi" → money, "owo mi" → my, money). */
   readonly concepts: readonly string[];
-  /** The tokens with each matched form replaced by its first concept: what word bigrams are built from. */
+  /** The tokens with each matched form replaced by its first meaning's words: what word bigrams are built from. */
   readonly sequence: readonly string[];
   /** Lexicon hits per language (for a language guess). */
   readonly languageHits: Readonly<Partial<Record<RouterLanguage, number>>>;
@@ -36,20 +36,22 @@ function replaceEmoji(text: string, lexicon: Lexicon): string {
   });
 }
 
-/** Greedy longest match of up to `maxWords` tokens against `table`, from `start`. */
+/** Greedy longest match against `table` from `start`: multi-word forms only where `starts` says one begins. */
 function longestMatch<T>(
   tokens: readonly string[],
   start: number,
   table: ReadonlyMap<string, T>,
-  maxWords: number,
+  starts: ReadonlyMap<string, number>,
 ): { value: T; length: number } | undefined {
-  for (let length = Math.min(maxWords, tokens.length - start); length >= 1; length -= 1) {
-    const key = length === 1 ? tokens[start] : tokens.slice(start, start + length).join(" ");
-    if (key === undefined) continue;
-    const value = table.get(key);
-    if (value !== undefined) return { value, length };
-  }
-  return undefined;
+  const first = tokens[start] as string;
+  const maxWords = starts.get(first);
+  if (maxWords !== undefined)
+    for (let length = Math.min(maxWords, tokens.length - start); length >= 2; length -= 1) {
+      const value = table.get(tokens.slice(start, start + length).join(" "));
+      if (value !== undefined) return { value, length };
+    }
+  const value = table.get(first);
+  return value === undefined ? undefined : { value, length: 1 };
 }
 
 /**
@@ -78,7 +80,7 @@ export function normalizeMessage(original: string, lexicon: Lexicon): Normalized
       index += 1;
       continue;
     }
-    const spelled = longestMatch(raw, index, lexicon.spellings, lexicon.maxWords);
+    const spelled = longestMatch(raw, index, lexicon.spellings, lexicon.spellingStarts);
     if (spelled === undefined) {
       tokens.push(token);
       index += 1;
@@ -92,14 +94,14 @@ export function normalizeMessage(original: string, lexicon: Lexicon): Normalized
   const sequence: string[] = [];
   const languageHits: Partial<Record<RouterLanguage, number>> = {};
   for (let index = 0; index < tokens.length; ) {
-    const found = longestMatch(tokens, index, lexicon.concepts, lexicon.maxWords);
+    const found = longestMatch(tokens, index, lexicon.concepts, lexicon.conceptStarts);
     if (found === undefined) {
       sequence.push(tokens[index] as string);
       index += 1;
       continue;
     }
-    concepts.push(...found.value.concepts);
-    sequence.push(found.value.concepts[0] as string);
+    for (const words of found.value.concepts) concepts.push(...words);
+    sequence.push(...(found.value.concepts[0] ?? []));
     for (const language of found.value.languages) languageHits[language] = (languageHits[language] ?? 0) + 1;
     index += found.length;
   }

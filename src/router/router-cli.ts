@@ -2,8 +2,6 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { multiRequestExamples } from "./augment.js";
-import { calibrateModel } from "./calibrate.js";
 import { loadCorpus } from "./corpus.js";
 import { asEvalExamples, loadEvalFile } from "./eval-sets.js";
 import { type EvalExample, evaluateRouter } from "./evaluate.js";
@@ -14,10 +12,8 @@ import { loadLexicon } from "./lexicon.js";
 import { deserializeModel, serializeModel } from "./model.js";
 import { dataPath } from "./package-files.js";
 import { splitCorpus } from "./split.js";
-import { DEFAULT_TRAIN_OPTIONS, trainModel } from "./train.js";
-
-/** How many synthetic several-requests-in-one messages join the training split. */
-const SYNTHETIC_MULTI_REQUESTS = 400;
+import { DEFAULT_TRAIN_OPTIONS } from "./train.js";
+import { SYNTHETIC_MULTI_REQUESTS, trainRouter } from "./train-pipeline.js";
 
 import { deriveUdLexicon } from "./ud-lexicon.js";
 
@@ -57,23 +53,17 @@ function train(args: string[], io: RouterCliIo): number {
   const out = values.out ?? DEFAULT_MODEL_PATH();
   const corpus = loadCorpus(dataDir);
   const lexicon = loadLexicon();
-  const splits = splitCorpus(corpus.examples);
-  const synthetic = multiRequestExamples(splits.train, SYNTHETIC_MULTI_REQUESTS, DEFAULT_TRAIN_OPTIONS.seed);
-  const trained = trainModel([...splits.train, ...synthetic], lexicon);
-  const calibrated = calibrateModel(trained, splits.validation, lexicon);
-  const model = { ...calibrated, provenance: { ...calibrated.provenance, corpusSha256: corpus.sha256 } };
+  const { model, trainedOn, heldOutTest } = trainRouter(corpus, lexicon, DEFAULT_TRAIN_OPTIONS, (line) =>
+    io.stderr.write(`${line}\n`),
+  );
   const bytes = serializeModel(model);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, bytes);
-  const validation = evaluateRouter(asEvalExamples(splits.validation, "validation"), (text) =>
-    createIntentRouter(deserializeModel(bytes), lexicon).classify(text),
-  );
   io.stdout.write(
     [
-      `trained on ${splits.train.length} messages + ${synthetic.length} synthetic multi-request (validation ${splits.validation.length}, test ${splits.test.length}) ` +
-        `in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `trained on ${trainedOn} messages + ${SYNTHETIC_MULTI_REQUESTS} synthetic multi-request; ${heldOutTest} held out for the test split; ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s`,
       `features ${model.features.length}, temperature ${model.temperature}, model ${(bytes.length / 1024 / 1024).toFixed(2)} MB -> ${out}`,
-      `validation: coverage ${(validation.coverage * 100).toFixed(1)}%, precision of resolved ${(validation.resolvedPrecision * 100).toFixed(1)}%`,
       `thresholds: ${Object.entries(model.thresholds)
         .map(([intent, threshold]) => `${intent} ${threshold.toFixed(3)}`)
         .join(", ")}`,

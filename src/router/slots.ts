@@ -24,11 +24,11 @@ export const SLOT_TOKENS = {
 } as const;
 
 const REFERENCE =
-  /\b(?:ref(?:erence)?(?:\s*(?:no|number|id))?|session\s*id|trx|txn|transaction\s*(?:id|ref|no|number))\s*[:#.-]?\s*([a-z0-9][a-z0-9-]{5,})\b|\b((?:trx|txn|ft|ref)[a-z0-9]*\d{6,}[a-z0-9]*)\b|(?<![\d,.])(\d{12,})(?![\d,])/gu;
+  /\b(?:ref(?:erence)?(?:\s*(?:no|number|id))?|session\s*id|trx|txn|transaction\s*(?:id|ref|no|number))\s*[:#.-]?\s*([a-z0-9][a-z0-9-]{5,})\b|\b((?:trx|txn|ft|ref)[a-z0-9]*\d{6,}[a-z0-9]*)\b|(?<!\d|\d[,.])(\d{12,})(?!\d|[,.]\d)/gu;
 const ORDER =
   /\b(?:order|oda|odar)\s*(?:no\.?|number|id)?\s*[:#]?\s*#?\s*([a-z]{0,4}-?\d{3,})\b|\b(ord-?\d{3,})\b/gu;
 const PHONE = /(?<![\d+])(?:\+?234\s?|0)([789][01]\d)[\s-]?(\d{3})[\s-]?(\d{4})(?!\d)/gu;
-const ACCOUNT = /(?<![\d,.])(\d{10})(?![\d,.])/gu;
+const ACCOUNT = /(?<!\d|\d[,.])(\d{10})(?!\d|[,.]\d)/gu;
 const AMOUNT =
   /(₦|\bngn\s?|\bn(?=\s?\d)|#)?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s?(k|m|thousand|million|milli)?\b(\s*(?:naira|ngn))?/gu;
 
@@ -58,14 +58,22 @@ export interface SlotExtraction {
 
 /**
  * Finds the slots in lower-cased text and replaces each by its placeholder
- * token. Order matters: references and order ids first (their digits would
- * otherwise read as amounts or account numbers), then phones, accounts, and
+ * token. Order matters: phone numbers first (a bare +234… reads as a long
+ * reference otherwise), references and order ids next (their digits would
+ * otherwise read as amounts or account numbers), then accounts, and
  * amounts, which need a currency sign, a multiplier or the word naira (a bare
  * "2" is not money).
  */
 export function extractSlots(lowerCased: string): SlotExtraction {
   const slots: RouterSlots = {};
-  let text = lowerCased.replace(REFERENCE, (whole, labelled?: string, prefixed?: string, digits?: string) => {
+  // Every numeric slot has a digit: most messages have none and skip five regex passes.
+  if (!/\d/u.test(lowerCased)) return { text: lowerCased, slots };
+  let text = lowerCased;
+  text = text.replace(PHONE, (_whole, a: string, b: string, c: string) => {
+    slots.phone ??= `+234${a}${b}${c}`;
+    return ` ${SLOT_TOKENS.phone} `;
+  });
+  text = text.replace(REFERENCE, (whole, labelled?: string, prefixed?: string, digits?: string) => {
     const value = labelled ?? prefixed ?? digits ?? "";
     if (!/\d/u.test(value)) return whole;
     slots.reference ??= value.toUpperCase();
@@ -74,10 +82,6 @@ export function extractSlots(lowerCased: string): SlotExtraction {
   text = text.replace(ORDER, (_whole, labelled?: string, prefixed?: string) => {
     slots.orderId ??= (labelled ?? prefixed ?? "").toUpperCase();
     return ` order ${SLOT_TOKENS.orderId} `;
-  });
-  text = text.replace(PHONE, (_whole, a: string, b: string, c: string) => {
-    slots.phone ??= `+234${a}${b}${c}`;
-    return ` ${SLOT_TOKENS.phone} `;
   });
   text = text.replace(ACCOUNT, (_whole, digits: string) => {
     slots.account ??= digits;

@@ -41,13 +41,13 @@ function jaccard(a: readonly string[], b: ReadonlySet<string>): number {
 }
 
 /**
- * Splits by group, after merging near-duplicates the corpus did not group:
- * examples with the same word signature (anywhere in the corpus) or with a
- * word-set Jaccard similarity of 0.8 or more (within one label) join one
- * group. Each merged group lands whole in one split, chosen by a hash of its
- * smallest text, so the split is the same on every run and machine.
+ * Each example's merged group: the corpus's groups, joined where they hold
+ * near-duplicates the corpus did not group (the same word signature anywhere
+ * in the corpus, or a word-set Jaccard similarity of 0.8 or more within one
+ * label). A merged group is named by its smallest text, so the names (and
+ * what hashes them) are the same on every run and machine.
  */
-export function splitCorpus(examples: readonly LabelledExample[]): CorpusSplits {
+export function mergedGroups(examples: readonly LabelledExample[]): string[] {
   const parent = examples.map((_, index) => index);
   const find = (index: number): number => {
     let root = index;
@@ -87,11 +87,20 @@ export function splitCorpus(examples: readonly LabelledExample[]): CorpusSplits 
     const current = smallestText.get(root);
     if (current === undefined || example.text < current) smallestText.set(root, example.text);
   });
+  return examples.map((example, index) => smallestText.get(find(index)) ?? example.text);
+}
+
+/**
+ * Splits by merged group (see mergedGroups): each lands whole in one split,
+ * chosen by a hash of its name.
+ */
+export function splitCorpus(examples: readonly LabelledExample[]): CorpusSplits {
+  const groups = mergedGroups(examples);
   const train: LabelledExample[] = [];
   const validation: LabelledExample[] = [];
   const test: LabelledExample[] = [];
   examples.forEach((example, index) => {
-    const bucket = fnv1a(smallestText.get(find(index)) ?? example.text) % 100;
+    const bucket = fnv1a(groups[index] ?? example.text) % 100;
     (bucket < 70 ? train : bucket < 85 ? validation : test).push(example);
   });
   return { train, validation, test };

@@ -57,7 +57,8 @@ export function trainModel(
 
   const rows = featureLists.map((list) => {
     const known = list.map((feature) => featureIndex.get(feature)).filter((index) => index !== undefined);
-    return { indexes: Int32Array.from(known), scale: 1 / Math.sqrt(Math.max(1, list.length)) };
+    // Same weighting as inference (scoreRows): 1/√(distinct known features).
+    return { indexes: Int32Array.from(known), scale: 1 / Math.sqrt(Math.max(1, known.length)) };
   });
   const labels = examples.map((example) => {
     const index = classIndex.get(example.label);
