@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataPath } from "./package-files.js";
@@ -27,6 +28,8 @@ export interface Lexicon {
   /** For each first word of a multi-word form, the longest form it starts (so single words skip the search). */
   readonly spellingStarts: ReadonlyMap<string, number>;
   readonly conceptStarts: ReadonlyMap<string, number>;
+  /** A digest of the files it was read from (recorded in a model trained with it). */
+  readonly sha256: string;
 }
 
 export class LexiconError extends Error {
@@ -94,7 +97,9 @@ export function parseLexicon(files: readonly LexiconFile[]): Lexicon {
       noteStart(conceptStarts, key, words);
     });
   }
-  return { spellings, concepts, maxWords, spellingStarts, conceptStarts };
+  const hash = createHash("sha256");
+  for (const file of files) hash.update(file.name).update("\0").update(file.text).update("\0");
+  return { spellings, concepts, maxWords, spellingStarts, conceptStarts, sha256: hash.digest("hex") };
 }
 
 /** Reads every `.tsv` file of a lexicon folder (default: the package's data/lexicon), in name order. */

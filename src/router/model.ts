@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 /** What a model file records about how it was made (no clock: same data, same bytes). */
 export interface ModelProvenance {
   readonly corpusSha256: string;
+  readonly lexiconSha256: string;
   readonly trainExamples: number;
   readonly validationExamples: number;
   readonly hyperparameters: Readonly<Record<string, number>>;

@@ -123,6 +123,7 @@ export function trainModel(
       thresholds: {},
       provenance: {
         corpusSha256: "",
+        lexiconSha256: lexicon.sha256,
         trainExamples: examples.length,
         validationExamples: 0,
         hyperparameters: { ...options },

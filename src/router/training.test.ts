@@ -152,9 +152,10 @@ describe("corpus loading and augmentation", () => {
 });
 
 describe("the shipped model", () => {
-  it("was trained on the corpus as it is now (run `sharpsharp router train` after editing data/)", () => {
+  it("was trained on the corpus and lexicon as they are now (run `sharpsharp router train` after editing data/)", () => {
     const model = deserializeModel(readFileSync(dataPath("router", "model.bin")));
     expect(model.provenance.corpusSha256).toBe(corpus.sha256);
+    expect(model.provenance.lexiconSha256).toBe(lexicon.sha256);
     expect(readFileSync(dataPath("router", "model.bin")).length).toBeLessThan(5 * 1024 * 1024);
   });
 });
