@@ -93,7 +93,7 @@ describe("defaults and settings errors", () => {
 
   it("refuses a bad regex or an over-long button title, naming the field", () => {
     expect(() =>
-      resolveResponderSettings(tenant({ router: { rules: [{ match: "(", intent: "x" }] } })),
+      resolveResponderSettings(tenant({ router: { rules: [{ match: "(", intent: "greeting" }] } })),
     ).toThrow(/router\.rules\[0\]\.match/);
     expect(() =>
       resolveResponderSettings(
@@ -179,9 +179,16 @@ describe("the classifier tier", () => {
     ]);
   });
 
-  it("refuses an unknown intent name in router.enabledIntents at start", () => {
+  it("refuses an unknown intent name in router.enabledIntents, rules or replyIds at start", () => {
     expect(() =>
       resolveResponderSettings(tenant({ router: { enabledIntents: ["greeting", "balance"] } })),
     ).toThrow(/router\.enabledIntents\[1\]: unknown intent "balance"/);
+    expect(() =>
+      resolveResponderSettings(
+        tenant({ router: { rules: [{ match: "^menu$", intent: "menu" }], replyIds: { btn: "prices" } } }),
+      ),
+    ).toThrow(
+      /router\.rules\[0\]\.intent: unknown intent "menu"[\s\S]*router\.replyIds\.btn: unknown intent "prices"/,
+    );
   });
 });

@@ -127,12 +127,16 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
     ...defaults.router.rules.flatMap((rule) => compile(rule, "default rule")),
   ];
   const enabled = own.router?.enabledIntents ?? [...ROUTER_INTENTS];
-  enabled.forEach((intent, index) => {
+  const checkIntent = (intent: string, where: string) => {
     if (!isRouterIntent(intent))
-      problems.push(
-        `router.enabledIntents[${index}]: unknown intent "${intent}" (known: ${ROUTER_INTENTS.join(", ")})`,
-      );
-  });
+      problems.push(`${where}: unknown intent "${intent}" (known: ${ROUTER_INTENTS.join(", ")})`);
+  };
+  enabled.forEach((intent, index) => checkIntent(intent, `router.enabledIntents[${index}]`));
+  (own.router?.rules ?? []).forEach((rule, index) =>
+    checkIntent(rule.intent, `router.rules[${index}].intent`),
+  );
+  for (const [id, intent] of Object.entries(own.router?.replyIds ?? {}))
+    checkIntent(intent, `router.replyIds.${id}`);
   if (problems.length > 0) throw new ResponderSettingsError(tenant.id, problems);
   const replies: Record<string, TurnReply> = {};
   for (const [intent, reply] of Object.entries(defaults.replies))
