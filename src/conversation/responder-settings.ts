@@ -131,10 +131,12 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
     if (!isRouterIntent(intent))
       problems.push(`${where}: unknown intent "${intent}" (known: ${ROUTER_INTENTS.join(", ")})`);
   };
-  enabled.forEach((intent, index) => checkIntent(intent, `router.enabledIntents[${index}]`));
-  (own.router?.rules ?? []).forEach((rule, index) =>
-    checkIntent(rule.intent, `router.rules[${index}].intent`),
-  );
+  enabled.forEach((intent, index) => {
+    checkIntent(intent, `router.enabledIntents[${index}]`);
+  });
+  (own.router?.rules ?? []).forEach((rule, index) => {
+    checkIntent(rule.intent, `router.rules[${index}].intent`);
+  });
   for (const [id, intent] of Object.entries(own.router?.replyIds ?? {}))
     checkIntent(intent, `router.replyIds.${id}`);
   if (problems.length > 0) throw new ResponderSettingsError(tenant.id, problems);
