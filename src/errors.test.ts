@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { agentToolErrorCatalog } from "./agent/tools/index.js";
 import { configErrorCatalog } from "./config/index.js";
 import { conversationErrorCatalog } from "./conversation/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
@@ -18,6 +19,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   ingressErrorCatalog,
   outboundErrorCatalog,
   conversationErrorCatalog,
+  agentToolErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

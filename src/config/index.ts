@@ -5,6 +5,7 @@ export {
   type TenantConfig,
   WEBHOOK_BODY_LIMIT_BYTES,
 } from "./app-config.js";
+export { deepFreeze } from "./deep-freeze.js";
 export { type LogLevel, SECRET_ENV_NAMES } from "./env-schema.js";
 export { ConfigError, configErrorCatalog } from "./errors.js";
 export { type LoadConfigOptions, loadConfig, loadConfigFromProcess, loadDevToolEnv } from "./load-config.js";
