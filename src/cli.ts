@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { Redis } from "ioredis";
 import { ConfigError, loadConfigFromProcess, loadDevToolEnv } from "./config/index.js";
-import { resolveResponderSettings } from "./conversation/index.js";
+import { createRedisConversationState, resolveResponderSettings } from "./conversation/index.js";
 import { createFakeGraphApi, FAKE_GRAPH_USAGE, parseFakeGraphArgs } from "./dev/index.js";
 import { SharpsharpError } from "./errors/index.js";
 import { startAll, startIngress, startScheduler, startWorker } from "./main.js";
 import { createLogger, type Logger } from "./observability/index.js";
+import { requireRedisUrl } from "./redis-runtime.js";
 import { runRouterCommand } from "./router/index.js";
 
 const USAGE = `Usage: sharpsharp <command>
@@ -19,6 +21,9 @@ Commands:
   start       Run the ingress and a worker in one process.
   fake-graph  Run a fake WhatsApp Graph API for local runs and tests (--help for its flags).
   router      The intent router: train, classify, eval, lexicon (sharpsharp router help).
+  conversation mode <conversationKey> [bot|human|paused]
+              Show or set who answers a conversation (give a handed-off
+              conversation back to the bot with "bot"). Needs REDIS_URL.
   help        Show this help.
   version     Print the version.
 
@@ -124,6 +129,31 @@ async function runFakeGraph(args: readonly string[]): Promise<void> {
   closeOnSignals(logger, fake);
 }
 
+const MODES = ["bot", "human", "paused"] as const;
+
+/** `sharpsharp conversation mode <key> [mode]`: who answers a conversation, shown or set. */
+async function conversationCommand(args: readonly string[]): Promise<void> {
+  const [subcommand, conversationKey, mode] = args;
+  if (subcommand !== "mode" || conversationKey === undefined)
+    fail("usage: sharpsharp conversation mode <conversationKey> [bot|human|paused]");
+  if (mode !== undefined && !(MODES as readonly string[]).includes(mode))
+    fail(`mode must be one of ${MODES.join(", ")} (got "${mode}")`);
+  const config = loadConfigFromProcess({ requireTenants: false });
+  const redis = new Redis(requireRedisUrl(config, "conversation"), {
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+  });
+  redis.on("error", () => {});
+  try {
+    await redis.connect();
+    const state = createRedisConversationState({ redis, prefix: config.redis.prefix });
+    if (mode !== undefined) await state.setMode(conversationKey, mode as (typeof MODES)[number]);
+    process.stdout.write(`${conversationKey}: ${await state.mode(conversationKey)}\n`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const { positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: false });
   const command = positionals[0] ?? "help";
@@ -150,6 +180,8 @@ async function main(argv: readonly string[]): Promise<void> {
       process.exitCode = code;
       return;
     }
+    case "conversation":
+      return conversationCommand(argv.slice(argv.indexOf("conversation") + 1));
     case "version":
     case "--version":
       process.stdout.write(`${version()}\n`);

@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import { collectDefaultMetrics, Registry } from "prom-client";
+import { createGatewayResponder, type LlmClient } from "./agent/index.js";
 import type { AppConfig } from "./config/index.js";
 import {
-  createFirstResponder,
   createGraphTypingIndicator,
   createRedisConversationState,
   createTurnMetrics,
@@ -24,7 +24,7 @@ import {
 } from "./outbound/index.js";
 import { sampleJobQueues } from "./queue/redis/index.js";
 import { closeRedis, connectRedis, queuesFor, requireRedisUrl, StartupError } from "./redis-runtime.js";
-import { createRouterMetrics, type IntentRouter, loadIntentRouter } from "./router/index.js";
+import { type IntentRouter, loadIntentRouter } from "./router/index.js";
 import { createGraphApiClient, createHttpTransport, type GraphApiClient } from "./whatsapp/index.js";
 
 export interface StartWorkerOptions {
@@ -45,6 +45,8 @@ export interface StartWorkerOptions {
   readonly graphTimeoutMs?: number;
   /** The intent classifier (default: the package's model file, loaded at start). */
   readonly router?: IntentRouter;
+  /** Replaces the LLM client made from config.llm (tests). */
+  readonly llm?: LlmClient;
   /** Register the worker's metrics here (an ingress's, in one process) instead of a registry of its own. */
   readonly registry?: Registry;
 }
@@ -94,9 +96,14 @@ export async function startWorker(
   });
   const registry = options.registry ?? new Registry();
   if (options.registry === undefined) collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
-  const responder = createFirstResponder(config.tenants, {
+  const state = createRedisConversationState({ redis: bull, prefix });
+  const responder = createGatewayResponder(config, {
+    redis: bull,
+    registry,
+    logger,
     router: options.router ?? loadIntentRouter(),
-    metrics: createRouterMetrics(registry),
+    state,
+    ...(options.llm === undefined ? {} : { llm: options.llm }),
   });
   const transport = createHttpTransport();
   const clients = new Map<string, GraphApiClient>();
@@ -136,7 +143,7 @@ export async function startWorker(
       tenants: config.tenants,
       logger,
       metrics: createTurnMetrics(registry),
-      state: createRedisConversationState({ redis: bull, prefix }),
+      state,
       typing: createGraphTypingIndicator({
         graphClientFor,
         logger,
@@ -145,7 +152,8 @@ export async function startWorker(
       now,
     },
     {
-      concurrency: options.turnConcurrency ?? 16,
+      // Agent turns mostly wait on the LLM: more of them in flight per worker.
+      concurrency: options.turnConcurrency ?? (config.llm === undefined ? 16 : 64),
       lockTtlMs: config.worker.lockMs,
       stalledIntervalMs: config.worker.stalledIntervalMs,
     },

@@ -53,7 +53,7 @@ describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
     expect(await h.queues.scheduler.runOnce()).toBe(1);
     for (let n = 5; n < 8; n++) await post(h, n);
     await h.queues.scheduler.runOnce();
-    const jobs = await h.queues.turns.getJobs(["waiting"]);
+    const jobs = await h.queues.turns.getJobs(["waiting", "prioritized"]);
     expect(jobs.map((job) => job.data)).toEqual([{ tenantId: "default", conversationKey: conversation }]);
     expect(await h.admin.zcard(`${h.prefix}:ready`)).toBe(0);
     expect((await h.queues.inbox.read(conversation)).length).toBe(8);
@@ -74,7 +74,7 @@ describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
     expect(await harness.admin.zcard(`${harness.prefix}:ready`)).toBe(1);
     await harness.queues.scheduler.runOnce();
     expect(await harness.admin.zcard(`${harness.prefix}:ready`)).toBe(0);
-    expect(await harness.queues.turns.getWaitingCount()).toBe(1);
+    expect(await harness.queues.turns.getJobCountByTypes("waiting", "prioritized")).toBe(1);
   });
 
   it("keeps a conversation due when its message arrives after a slow scheduler's lease ran out", async () => {
@@ -104,11 +104,11 @@ describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
     });
     expect(await sweeper.sweep()).toBe(1);
     expect(await sweeper.runOnce()).toBe(1);
-    expect(await harness.queues.turns.getWaitingCount()).toBe(1);
+    expect(await harness.queues.turns.getJobCountByTypes("waiting", "prioritized")).toBe(1);
     // Sweeping again while the message still waits never makes a second waiting turn.
     await sweeper.sweep();
     await sweeper.runOnce();
-    expect(await harness.queues.turns.getWaitingCount()).toBe(1);
+    expect(await harness.queues.turns.getJobCountByTypes("waiting", "prioritized")).toBe(1);
   });
 
   it("retries a claim whose scheduler failed once the lease runs out", async () => {
@@ -127,7 +127,7 @@ describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
     expect(await harness.queues.scheduler.runOnce()).toBe(0); // still leased
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await harness.queues.scheduler.runOnce()).toBe(1);
-    expect(await harness.queues.turns.getWaitingCount()).toBe(1);
+    expect(await harness.queues.turns.getJobCountByTypes("waiting", "prioritized")).toBe(1);
   });
 
   it("picks up turns recorded by another process when started, without being kicked", async () => {
@@ -142,7 +142,9 @@ describe.skipIf(skipWithoutRedis)("turn scheduler", () => {
     other.start();
     try {
       await post(harness, 1); // kicks only harness.queues.scheduler, which is not started
-      await eventually(async () => (await harness.queues.turns.getWaitingCount()) === 1);
+      await eventually(
+        async () => (await harness.queues.turns.getJobCountByTypes("waiting", "prioritized")) === 1,
+      );
     } finally {
       await other.stop();
     }

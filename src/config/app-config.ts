@@ -19,6 +19,18 @@ export interface TenantConfig {
   readonly staleAfterMs: number;
   /** Fields of the tenants file owned by later capabilities (persona, router, replies, tools, …), as written. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * Values of the environment variables the settings name as `{ env: NAME }`
+   * (tool auth headers), by name; a name that is not set is absent.
+   */
+  readonly secrets?: Readonly<Record<string, string>>;
+}
+
+/** One OpenAI-compatible chat-completions provider. */
+export interface LlmProviderConfig {
+  readonly baseUrl: string;
+  readonly apiKey: string | undefined;
+  readonly model: string | undefined;
 }
 
 /** The whole validated, frozen configuration. Nothing else reads process.env. */
@@ -28,9 +40,11 @@ export interface AppConfig {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly graph: { readonly baseUrl: string; readonly version: string };
+  /** Unset (no LLM_BASE_URL): turns the router cannot resolve get the tenant's fallback reply. */
   readonly llm:
-    | { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string | undefined }
+    | (LlmProviderConfig & { readonly fallback: LlmProviderConfig | undefined; readonly timeoutMs: number })
     | undefined;
+  readonly agent: { readonly deadlineMs: number; readonly maxToolSteps: number };
   readonly stt:
     | { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string | undefined }
     | undefined;

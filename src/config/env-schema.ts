@@ -51,6 +51,16 @@ export const envSchema = z.object({
   LLM_BASE_URL: httpUrl.optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** A second OpenAI-compatible provider, used when the first times out, answers 5xx or 429. */
+  LLM_FALLBACK_BASE_URL: httpUrl.optional(),
+  LLM_FALLBACK_API_KEY: z.string().optional(),
+  LLM_FALLBACK_MODEL: z.string().optional(),
+  /** Longest one LLM call may take before it counts as failed (and the fallback is tried), ms. */
+  LLM_TIMEOUT_MS: integer(500, 120_000).default(15_000),
+  /** A whole agent turn's deadline: past it the customer gets the holding reply, once, ms. */
+  AGENT_DEADLINE_MS: integer(1000, 300_000).default(25_000),
+  /** Most LLM tool-call rounds in one agent turn. */
+  AGENT_MAX_TOOL_STEPS: integer(1, 20).default(5),
   STT_BASE_URL: httpUrl.optional(),
   STT_API_KEY: z.string().optional(),
   STT_MODEL: z.string().optional(),
@@ -86,6 +96,7 @@ export const SECRET_ENV_NAMES: ReadonlySet<string> = new Set([
   "WHATSAPP_VERIFY_TOKEN",
   "WHATSAPP_TOKEN",
   "LLM_API_KEY",
+  "LLM_FALLBACK_API_KEY",
   "STT_API_KEY",
   "DATABASE_URL",
   "REDIS_URL",

@@ -112,6 +112,11 @@ function tenantFromFile(
   for (const [key, value] of Object.entries(entry)) {
     if (!OWN_TENANT_FIELDS.has(key)) settings[key] = value;
   }
+  const secrets: Record<string, string> = {};
+  for (const name of referencedEnvNames(settings)) {
+    const value = env[name];
+    if (value !== undefined) secrets[name] = value;
+  }
   return {
     id: entry.id,
     appSecret,
@@ -122,7 +127,19 @@ function tenantFromFile(
     coalesce,
     staleAfterMs: entry.staleAfterMs ?? defaults.STALE_AFTER_MS,
     settings,
+    secrets,
   };
+}
+
+/** Every `{ env: NAME }` in a tenant's settings (tool auth headers name their secrets this way). */
+function referencedEnvNames(value: unknown, found: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(value)) for (const item of value) referencedEnvNames(item, found);
+  else if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    if (typeof record.env === "string") found.add(record.env);
+    for (const item of Object.values(record)) referencedEnvNames(item, found);
+  }
+  return found;
 }
 
 function tenantsFromFile(
@@ -207,6 +224,12 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
         "or list tenants in sharpsharp.config.json / .yaml (path in SHARPSHARP_CONFIG)",
     );
   }
+  if (parsedEnv.LLM_BASE_URL !== undefined && parsedEnv.WORKER_LOCK_MS < parsedEnv.AGENT_DEADLINE_MS + 5000) {
+    problems.push(
+      `WORKER_LOCK_MS (${parsedEnv.WORKER_LOCK_MS}) must be at least AGENT_DEADLINE_MS + 5000 ` +
+        `(${parsedEnv.AGENT_DEADLINE_MS + 5000}): a conversation's lock must outlast its longest agent turn`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const optionalService = (
@@ -224,7 +247,21 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       baseUrl: parsedEnv.GRAPH_API_BASE_URL.replace(/\/+$/, ""),
       version: parsedEnv.GRAPH_API_VERSION,
     },
-    llm: optionalService(parsedEnv.LLM_BASE_URL, parsedEnv.LLM_API_KEY, parsedEnv.LLM_MODEL),
+    llm:
+      parsedEnv.LLM_BASE_URL === undefined
+        ? undefined
+        : {
+            baseUrl: parsedEnv.LLM_BASE_URL,
+            apiKey: parsedEnv.LLM_API_KEY,
+            model: parsedEnv.LLM_MODEL,
+            fallback: optionalService(
+              parsedEnv.LLM_FALLBACK_BASE_URL,
+              parsedEnv.LLM_FALLBACK_API_KEY,
+              parsedEnv.LLM_FALLBACK_MODEL,
+            ),
+            timeoutMs: parsedEnv.LLM_TIMEOUT_MS,
+          },
+    agent: { deadlineMs: parsedEnv.AGENT_DEADLINE_MS, maxToolSteps: parsedEnv.AGENT_MAX_TOOL_STEPS },
     stt: optionalService(parsedEnv.STT_BASE_URL, parsedEnv.STT_API_KEY, parsedEnv.STT_MODEL),
     ingress: {
       enqueueTimeoutMs: parsedEnv.INGRESS_ENQUEUE_TIMEOUT_MS,

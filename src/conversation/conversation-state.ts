@@ -8,6 +8,15 @@ export interface HistoryEntry {
   readonly type: string;
   readonly text?: string;
   readonly wamid?: string;
+  /** For `agent_turn` entries: what the LLM agent used and did. */
+  readonly agent?: {
+    readonly outcome: string;
+    readonly promptTokens: number;
+    readonly completionTokens: number;
+    readonly costUsd: number;
+    readonly llmCalls: number;
+    readonly tools: readonly string[];
+  };
 }
 
 /** Who answers a conversation: the bot, a human agent (the bot stays silent), or nobody for now. */
@@ -21,6 +30,11 @@ export interface ConversationStateStore {
   /** "bot" unless set otherwise. */
   mode(conversationKey: string): Promise<ConversationMode>;
   setMode(conversationKey: string, mode: ConversationMode): Promise<void>;
+  /**
+   * Marks the conversation urgent (checkout, payment) until `untilMs`: its
+   * turns run before ordinary ones (see the turn scheduler's priorities).
+   */
+  markPriority(conversationKey: string, untilMs: number): Promise<void>;
 }
 
 export interface RedisConversationStateOptions {
@@ -36,7 +50,8 @@ const MODES: ReadonlySet<string> = new Set(["bot", "human", "paused"]);
 
 /**
  * Redis adapter: `{p}:history:{conversation}` is a list trimmed to the last N
- * entries (JSON), `{p}:state:{conversation}` a hash holding `mode`; both
+ * entries (JSON), `{p}:state:{conversation}` a hash holding `mode` and
+ * `priorityUntil` (the turn scheduler reads both); both
  * expire together after `ttlMs` without writes.
  */
 export function createRedisConversationState(options: RedisConversationStateOptions): ConversationStateStore {
@@ -68,6 +83,13 @@ export function createRedisConversationState(options: RedisConversationStateOpti
       await redis
         .multi()
         .hset(stateKey(conversationKey), "mode", mode)
+        .pexpire(stateKey(conversationKey), ttlMs)
+        .exec();
+    },
+    async markPriority(conversationKey, untilMs) {
+      await redis
+        .multi()
+        .hset(stateKey(conversationKey), "priorityUntil", String(untilMs))
         .pexpire(stateKey(conversationKey), ttlMs)
         .exec();
     },

@@ -1,7 +1,7 @@
 import type { TenantConfig } from "../config/index.js";
 import type { IntentRouter, RouterDecision, RouterMetrics } from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
-import type { Responder, TurnReply } from "./ports.js";
+import type { Responder, TurnInput, TurnReply } from "./ports.js";
 import { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 
 /** Which tier of the router decided a turn. */
@@ -73,6 +73,27 @@ export function routeTurn(
     : { intent: decision.intent, reply, tier: "classifier", decision };
 }
 
+/** Routes a turn (routeTurn) and counts the classifier's decision in the router metrics. */
+export function routeAndCount(
+  settings: ResponderSettings,
+  turn: TurnInput,
+  router: IntentRouter | undefined,
+  metrics: RouterMetrics | undefined,
+): RouteResult {
+  const routed = routeTurn(settings, turn.messages, router);
+  const decision = routed.decision;
+  if (decision !== undefined && metrics !== undefined) {
+    metrics.decisions.inc({
+      tenant: turn.tenant.id,
+      intent: decision.intent,
+      language: decision.language,
+      resolved: String(routed.tier === "classifier"),
+    });
+    metrics.confidence.observe({ intent: decision.intent }, decision.confidence);
+  }
+  return routed;
+}
+
 /** What the first responder may use beyond the tenants' settings. */
 export interface FirstResponderOptions {
   /** The intent classifier (router tier 2); without it only reply ids and rules answer. */
@@ -97,18 +118,7 @@ export function createFirstResponder(
   const { router, metrics } = options;
   return {
     async respond(turn) {
-      const routed = routeTurn(of(turn.tenant), turn.messages, router);
-      const decision = routed.decision;
-      if (decision !== undefined && metrics !== undefined) {
-        metrics.decisions.inc({
-          tenant: turn.tenant.id,
-          intent: decision.intent,
-          language: decision.language,
-          resolved: String(routed.tier === "classifier"),
-        });
-        metrics.confidence.observe({ intent: decision.intent }, decision.confidence);
-      }
-      return [routed.reply];
+      return [routeAndCount(of(turn.tenant), turn, router, metrics).reply];
     },
     async respondToStale(turn) {
       return [of(turn.tenant).stale];

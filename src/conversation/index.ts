@@ -24,9 +24,17 @@ export {
   normalizeForRules,
   type RouteResult,
   type RouteTier,
+  routeAndCount,
   routeTurn,
 } from "./first-responder.js";
-export type { ReplyButton, Responder, TurnInput, TurnReply, TypingIndicator } from "./ports.js";
+export {
+  type ReplyButton,
+  type Responder,
+  ResponderBusyError,
+  type TurnInput,
+  type TurnReply,
+  type TypingIndicator,
+} from "./ports.js";
 export {
   createTurnProcessor,
   type HandledTurn,

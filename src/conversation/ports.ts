@@ -34,6 +34,8 @@ export interface TurnReply {
   readonly text: string;
   readonly buttons?: readonly ReplyButton[];
   readonly list?: ReplyList;
+  /** Sending this hands the conversation to a human: the bot stays silent until it is given back. */
+  readonly handoff?: boolean;
 }
 
 /** What a responder is asked to answer: one turn of one conversation. */
@@ -56,6 +58,14 @@ export interface Responder {
    * after they were written): never a canned answer as if they had just arrived.
    */
   respondToStale(turn: TurnInput): Promise<readonly TurnReply[]>;
+}
+
+/**
+ * Thrown by a responder that cannot take the turn now (its tenant's agent
+ * slots are all busy): the turn runs again shortly, its messages untouched.
+ */
+export class ResponderBusyError extends Error {
+  override readonly name = "ResponderBusyError";
 }
 
 /**

@@ -7,7 +7,7 @@ import { coalesceUntil, coalescingOn, isStale } from "./coalesce.js";
 import type { ConversationLock } from "./conversation-lock.js";
 import type { ConversationStateStore, HistoryEntry } from "./conversation-state.js";
 import { UnknownTenantError } from "./errors.js";
-import type { Responder, TurnReply, TypingIndicator } from "./ports.js";
+import { type Responder, ResponderBusyError, type TurnReply, type TypingIndicator } from "./ports.js";
 import { replyBody } from "./reply-body.js";
 import { turnIdFor } from "./turn-id.js";
 
@@ -129,6 +129,11 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
         })),
       );
     }
+    // After the handoff message is queued and before the turn completes: a retried turn sets it again.
+    if (replies.some((reply) => reply.handoff === true)) {
+      await deps.state?.setMode(job.conversationKey, "human");
+      deps.logger.info({ turnId }, "conversation handed to a human");
+    }
     const queuedAt = deps.now();
     await deps.inbox.complete(job.conversationKey, wamids);
     await appendHistory(job.conversationKey, messages, replies, queuedAt);
@@ -143,6 +148,16 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
   };
 
   const runLocked = async (tenant: TenantConfig, job: TurnJob): Promise<TurnOutcome> => {
+    try {
+      return await runTurns(tenant, job);
+    } catch (error) {
+      // Nothing was completed: the same messages make the same turn on the next run.
+      if (error instanceof ResponderBusyError) return { kind: "busy" };
+      throw error;
+    }
+  };
+
+  const runTurns = async (tenant: TenantConfig, job: TurnJob): Promise<TurnOutcome> => {
     const handled: HandledTurn[] = [];
     for (;;) {
       const messages = await deps.inbox.read(job.conversationKey, maxMessages);

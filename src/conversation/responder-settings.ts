@@ -46,6 +46,8 @@ const replySchema = z
       .max(3)
       .optional(),
     list: listSchema.optional(),
+    /** Sending this reply hands the conversation to a human. */
+    handoff: z.boolean().optional(),
   })
   .refine((reply) => reply.buttons === undefined || reply.list === undefined, {
     error: "a reply has buttons or a list, not both",
@@ -92,9 +94,10 @@ export interface ResponderSettings {
 }
 
 function asReply(reply: z.output<typeof replySchema>): TurnReply {
-  if (reply.buttons !== undefined) return { text: reply.text, buttons: reply.buttons };
-  if (reply.list !== undefined) return { text: reply.text, list: reply.list };
-  return { text: reply.text };
+  const handoff = reply.handoff === true ? { handoff: true } : {};
+  if (reply.buttons !== undefined) return { text: reply.text, buttons: reply.buttons, ...handoff };
+  if (reply.list !== undefined) return { text: reply.text, list: reply.list, ...handoff };
+  return { text: reply.text, ...handoff };
 }
 
 /**

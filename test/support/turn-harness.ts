@@ -8,6 +8,7 @@ import {
   createRedisConversationState,
   createTurnMetrics,
   createTurnWorker,
+  type Responder,
   type TurnMetrics,
   type TurnWorker,
 } from "../../src/conversation/index.js";
@@ -35,7 +36,13 @@ export interface TurnHarness {
   /** Conversation mode and history (last 5 entries), as the workers see them. */
   readonly state: ConversationStateStore;
   /** Starts the turn and outbound workers (outbound concurrency 1 keeps sends in queue order). */
-  startWorkers(options?: { outboundConcurrency?: number }): void;
+  startWorkers(options?: {
+    outboundConcurrency?: number;
+    turnConcurrency?: number;
+    /** Default: the first responder (no classifier) for the harness's tenant. */
+    responder?: Responder;
+    tenants?: readonly TenantConfig[];
+  }): void;
   close(): Promise<void>;
 }
 
@@ -76,15 +83,15 @@ export async function createTurnHarness(
             prefix: ingress.prefix,
             inbox: ingress.queues.inbox,
             outbound: outboundQueue,
-            responder: createFirstResponder([tenant]),
-            tenants: [tenant],
+            responder: options.responder ?? createFirstResponder([tenant]),
+            tenants: options.tenants ?? [tenant],
             logger,
             metrics: turnMetrics,
             typing: createGraphTypingIndicator({ graphClientFor: () => client, logger }),
             state,
             now: Date.now,
           },
-          { concurrency: 4 },
+          { concurrency: options.turnConcurrency ?? 4 },
         ),
         createOutboundWorker(
           {

@@ -8,6 +8,8 @@
  *   {p}:wamid:{tenant}:{wamid}   str   "p" recorded, not yet handled | "d" handled; expires after the dedupe TTL
  *   {p}:inbox:{conversationKey}  zset  wamid → Meta timestamp × 10⁶ + arrival counter mod 10⁶
  *   {p}:msg:{conversationKey}    hash  wamid → message JSON
+ *   {p}:turnload:{tenant}:{n}    str   turn jobs scheduled for the tenant in fairness window n (see turn-scheduler)
+ *   {p}:state:{conversationKey}  hash  mode, priorityUntil (written by the conversation state store)
  *   {p}:turns:…, {p}:events:…    BullMQ's own keys for the two queues
  *
  * One Redis primary (with replicas/Sentinel) holds them all; Redis Cluster is
@@ -21,6 +23,9 @@ export function createKeys(prefix: string) {
     mark: (tenantId: string, wamid: string) => `${prefix}:wamid:${tenantId}:${wamid}`,
     inbox: (conversationKey: string) => `${prefix}:inbox:${conversationKey}`,
     messages: (conversationKey: string) => `${prefix}:msg:${conversationKey}`,
+    turnLoad: (tenantId: string, window: number) => `${prefix}:turnload:${tenantId}:${window}`,
+    /** Same key as the conversation state store's hash (src/conversation/conversation-state.ts). */
+    conversationState: (conversationKey: string) => `${prefix}:state:${conversationKey}`,
   };
 }
 

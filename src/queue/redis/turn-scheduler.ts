@@ -20,6 +20,8 @@ export interface TurnSchedulerOptions {
   readonly sweepEveryMs?: number;
   /** Longest one Redis step may take before the round is abandoned (its claims expire and are retried), ms. */
   readonly stepTimeoutMs?: number;
+  /** Turns a tenant had scheduled in the last one or two windows of this length set its jobs' priority, ms. */
+  readonly fairnessWindowMs?: number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -43,6 +45,9 @@ const TURN_JOB_OPTIONS: JobsOptions = {
   removeOnComplete: true,
   removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
 };
+
+/** BullMQ's lowest priority (2^21 − 1). */
+const MAX_TURN_PRIORITY = 2 ** 21 - 1;
 
 type Script = (key: string, ...args: (string | number)[]) => Promise<unknown>;
 
@@ -83,6 +88,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions): TurnSchedule
   const sweepAfterMs = options.sweepAfterMs ?? 120_000;
   const sweepEveryMs = options.sweepEveryMs ?? 30_000;
   const stepTimeoutMs = options.stepTimeoutMs ?? 2000;
+  const fairnessWindowMs = options.fairnessWindowMs ?? 10_000;
   const onError = options.onError ?? (() => {});
   redis.defineCommand("ssClaimDueTurns", { numberOfKeys: 1, lua: CLAIM_DUE_TURNS_LUA });
   redis.defineCommand("ssReleaseTurns", { numberOfKeys: 1, lua: RELEASE_TURNS_LUA });
@@ -107,14 +113,51 @@ export function createTurnScheduler(options: TurnSchedulerOptions): TurnSchedule
     )) as string[];
     const [lease, ...conversations] = claimed;
     if (lease === undefined || conversations.length === 0) return 0;
-    const jobs = conversations.map((conversationKey) => ({
+    const priorities = await bounded(turnPriorities(conversations), stepTimeoutMs, "turn priorities");
+    const jobs = conversations.map((conversationKey, index) => ({
       name: JOB_NAMES.turn,
       data: { tenantId: tenantOfConversation(conversationKey), conversationKey },
-      opts: { ...TURN_JOB_OPTIONS, deduplication: { id: conversationKey, keepLastIfActive: true } },
+      opts: {
+        ...TURN_JOB_OPTIONS,
+        priority: priorities[index] ?? MAX_TURN_PRIORITY,
+        deduplication: { id: conversationKey, keepLastIfActive: true },
+      },
     }));
     await bounded(turns.addBulk(jobs), stepTimeoutMs, "creating turn jobs");
     await bounded(release(keys.ready, lease, ...conversations), stepTimeoutMs, "release");
     return conversations.length;
+  };
+
+  /**
+   * Fair shares between tenants: a turn job's BullMQ priority (lower runs
+   * first) is 2 + the turns its tenant had scheduled in this fairness window
+   * and the one before, so a tenant flooding thousands of turns queues behind
+   * a quiet tenant's few instead of in front of them. Conversations in
+   * checkout/payment or waiting for a human (their state's `priorityUntil` is
+   * in the future, or mode "human") get priority 1.
+   */
+  const turnPriorities = async (conversations: readonly string[]): Promise<number[]> => {
+    const now = Date.now();
+    const window = Math.floor(now / fairnessWindowMs);
+    const pipeline = redis.pipeline();
+    for (const conversationKey of conversations) {
+      const tenant = tenantOfConversation(conversationKey);
+      pipeline.incr(keys.turnLoad(tenant, window));
+      pipeline.pexpire(keys.turnLoad(tenant, window), 2 * fairnessWindowMs);
+      pipeline.get(keys.turnLoad(tenant, window - 1));
+      pipeline.hmget(keys.conversationState(conversationKey), "mode", "priorityUntil");
+    }
+    const results = (await pipeline.exec()) ?? [];
+    return conversations.map((_, index) => {
+      const at = index * 4;
+      const [loadError, current] = results[at] ?? [];
+      const [, previous] = results[at + 2] ?? [];
+      const [, state] = results[at + 3] ?? [];
+      if (loadError) throw loadError;
+      const [mode, priorityUntil] = (state as (string | null)[] | undefined) ?? [];
+      if (mode === "human" || Number(priorityUntil ?? 0) > now) return 1;
+      return Math.min(MAX_TURN_PRIORITY, 2 + Number(current ?? 0) + Number(previous ?? 0));
+    });
   };
 
   const runOnce = async (): Promise<number> => {

@@ -1,0 +1,182 @@
+import type { TenantConfig } from "../config/index.js";
+import {
+  type ConversationStateStore,
+  type Responder,
+  ResponderBusyError,
+  type ResponderSettings,
+  resolveResponderSettings,
+  routeAndCount,
+  type TurnInput,
+  type TurnReply,
+} from "../conversation/index.js";
+import type { IntentRouter, RouterMetrics } from "../router/index.js";
+import type { InboundMessage } from "../whatsapp/index.js";
+import { type AgentSettings, resolveAgentSettings } from "./agent-settings.js";
+import { type AgentTurnDeps, type AgentTurnResult, runAgentTurn } from "./agent-turn.js";
+import type { LlmClient } from "./llm-port.js";
+import { CANCEL_PREFIX, CONFIRM_PREFIX } from "./pending-actions.js";
+import type { TenantSlots } from "./tenant-slots.js";
+
+export interface AgentResponderDeps extends Omit<AgentTurnDeps, "llm"> {
+  /** Undefined: no LLM configured; what the router cannot answer gets the fallback reply. */
+  readonly llm: LlmClient | undefined;
+  readonly router?: IntentRouter;
+  readonly routerMetrics?: RouterMetrics;
+  readonly state: ConversationStateStore;
+  readonly slots: TenantSlots;
+}
+
+/** Money on the line: these conversations' next turns run first for a while (scheduler priority 1). */
+const URGENT_INTENTS: ReadonlySet<string> = new Set(["checkout_payment", "failed_transaction"]);
+const URGENT_FOR_MS = 30 * 60_000;
+
+const EXPIRED_TEXT = "That request don expire or e don already run. Abeg ask me again if you still need am.";
+const CANCELLED_TEXT = "No wahala, I no go do am. Anything else I fit help you with?";
+
+function customerIdOf(message: InboundMessage): string | undefined {
+  return message.customer.waId ?? message.customer.userId;
+}
+
+function turnText(messages: readonly InboundMessage[]): string {
+  return messages
+    .flatMap((message) => (message.text === undefined ? [] : [message.text]))
+    .join("\n")
+    .slice(0, 4000);
+}
+
+/**
+ * The whole responder: the router first (reply ids, rules, the classifier),
+ * then the LLM agent for what it leaves, within the tenant's agent slots
+ * (busy slots: the turn runs again shortly). Confirm/Cancel taps on a pending
+ * tool call are handled here, for the conversation they were asked in only.
+ */
+export function createAgentResponder(tenants: readonly TenantConfig[], deps: AgentResponderDeps): Responder {
+  const responderSettings = new Map(tenants.map((tenant) => [tenant.id, resolveResponderSettings(tenant)]));
+  const agentSettings = new Map(tenants.map((tenant) => [tenant.id, resolveAgentSettings(tenant)]));
+  const settingsOf = (tenant: TenantConfig): [ResponderSettings, AgentSettings] => [
+    responderSettings.get(tenant.id) ?? resolveResponderSettings(tenant),
+    agentSettings.get(tenant.id) ?? resolveAgentSettings(tenant),
+  ];
+
+  const withSlot = async (
+    tenant: TenantConfig,
+    settings: AgentSettings,
+    run: () => Promise<AgentTurnResult>,
+  ) => {
+    const token = await deps.slots.acquire(tenant.id, settings.agentConcurrency);
+    if (token === undefined) {
+      deps.metrics?.turns.inc({ tenant: tenant.id, outcome: "busy" });
+      throw new ResponderBusyError(`tenant ${tenant.id}: all ${settings.agentConcurrency} agent slots busy`);
+    }
+    try {
+      return await run();
+    } finally {
+      await deps.slots.release(tenant.id, token);
+    }
+  };
+
+  const record = async (conversationKey: string, result: AgentTurnResult) => {
+    try {
+      await deps.state.append(conversationKey, [
+        {
+          at: Date.now(),
+          from: "bot",
+          type: "agent_turn",
+          agent: {
+            outcome: result.outcome,
+            promptTokens: result.usage.promptTokens,
+            completionTokens: result.usage.completionTokens,
+            costUsd: result.costUsd,
+            llmCalls: result.llmCalls,
+            tools: result.toolsCalled,
+          },
+        },
+      ]);
+    } catch (error) {
+      deps.logger.warn({ err: error }, "could not record the agent turn in the history");
+    }
+  };
+
+  const agentTurn = async (
+    turn: TurnInput,
+    settings: [ResponderSettings, AgentSettings],
+    llm: LlmClient,
+    customerId: string,
+    extra: { hints?: NonNullable<ReturnType<typeof routeAndCount>["decision"]>; note?: string },
+  ): Promise<readonly TurnReply[]> => {
+    const [responder, agent] = settings;
+    const result = await withSlot(turn.tenant, agent, async () =>
+      runAgentTurn(
+        {
+          tenant: turn.tenant,
+          settings: agent,
+          conversationKey: turn.conversationKey,
+          customerId,
+          messageIds: turn.messages.map((message) => message.wamid),
+          text: turnText(turn.messages),
+          history: await deps.state.recent(turn.conversationKey, agent.historyMessages),
+          handoffText: responder.replies.talk_to_human?.text ?? responder.fallback.text,
+          ...extra,
+        },
+        { ...deps, llm },
+      ),
+    );
+    await record(turn.conversationKey, result);
+    return result.replies;
+  };
+
+  return {
+    async respond(turn) {
+      const settings = settingsOf(turn.tenant);
+      const [responder] = settings;
+      const last = turn.messages[turn.messages.length - 1] as InboundMessage;
+      const customerId = customerIdOf(last);
+      const replyId = [...turn.messages].reverse().find((message) => message.replyId !== undefined)?.replyId;
+      if (
+        replyId !== undefined &&
+        (replyId.startsWith(CONFIRM_PREFIX) || replyId.startsWith(CANCEL_PREFIX))
+      ) {
+        const confirming = replyId.startsWith(CONFIRM_PREFIX);
+        const id = replyId.slice((confirming ? CONFIRM_PREFIX : CANCEL_PREFIX).length);
+        const action = await deps.pending.take(turn.conversationKey, id);
+        if (action === undefined) return [{ text: EXPIRED_TEXT }];
+        if (!confirming) return [{ text: CANCELLED_TEXT }];
+        if (deps.llm === undefined || customerId === undefined) return [responder.fallback];
+        const toolbox = deps.toolbox(turn.tenant);
+        const outcome = await toolbox.execute(
+          action.toolName,
+          action.args,
+          { tenantId: turn.tenant.id, customerId, idempotencyKey: action.idempotencyKey },
+          AbortSignal.timeout(deps.deadlineMs),
+        );
+        deps.metrics?.toolCalls.inc({
+          tenant: turn.tenant.id,
+          tool: action.toolName,
+          result: outcome.ok ? "ok" : "error",
+        });
+        return agentTurn(turn, settings, deps.llm, customerId, {
+          note:
+            `The customer tapped Confirm for: ${action.summary}. The tool ${action.toolName} ran and returned: ` +
+            `${outcome.text.slice(0, 2000)}. Tell the customer the outcome in one or two sentences, in their language.`,
+        });
+      }
+      const routed = routeAndCount(responder, turn, deps.router, deps.routerMetrics);
+      if (routed.decision !== undefined && URGENT_INTENTS.has(routed.decision.intent)) {
+        await deps.state.markPriority(turn.conversationKey, Date.now() + URGENT_FOR_MS);
+      }
+      if (routed.tier !== "fallback") return [routed.reply];
+      if (deps.llm === undefined || customerId === undefined || turnText(turn.messages) === "")
+        return [responder.fallback];
+      return agentTurn(
+        turn,
+        settings,
+        deps.llm,
+        customerId,
+        routed.decision === undefined ? {} : { hints: routed.decision },
+      );
+    },
+    async respondToStale(turn) {
+      return [settingsOf(turn.tenant)[0].stale];
+    },
+  };
+}

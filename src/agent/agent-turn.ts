@@ -1,0 +1,309 @@
+import type { TenantConfig } from "../config/index.js";
+import type { HistoryEntry, TurnReply } from "../conversation/index.js";
+import type { Logger } from "../observability/index.js";
+import type { RouterDecision } from "../router/index.js";
+import type { AgentMetrics } from "./agent-metrics.js";
+import type { AgentSettings } from "./agent-settings.js";
+import type { KnowledgeBase } from "./knowledge.js";
+import {
+  type ChatMessage,
+  type LlmClient,
+  LlmError,
+  type LlmUsage,
+  type ToolCall,
+  type ToolSpec,
+} from "./llm-port.js";
+import { CANCEL_PREFIX, CONFIRM_PREFIX, type PendingActionStore } from "./pending-actions.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+import type { TokenBudget } from "./token-budget.js";
+
+/** The tenant's own HTTP tools, as the agent turn uses them. */
+export interface Toolbox {
+  /** What the model is offered (the built-ins are added by the turn). */
+  readonly specs: readonly ToolSpec[];
+  has(name: string): boolean;
+  needsConfirm(name: string): boolean;
+  hasSideEffects(name: string): boolean;
+  describe(name: string): string;
+  /** Runs a tool; never throws: failures come back as `ok: false` text for the model. */
+  execute(
+    name: string,
+    args: unknown,
+    context: { readonly tenantId: string; readonly customerId: string; readonly idempotencyKey?: string },
+    signal: AbortSignal,
+  ): Promise<{ readonly ok: boolean; readonly text: string }>;
+  idempotencyKey(input: {
+    tenantId: string;
+    conversationKey: string;
+    messageIds: readonly string[];
+    toolName: string;
+    args: unknown;
+  }): string;
+}
+
+export const HANDOFF_TOOL: ToolSpec = {
+  name: "handoff_to_human",
+  description:
+    "Hand the conversation to a human colleague. Use when the customer asks for a person, or when you cannot help. The customer is told once; you stop answering.",
+  parameters: {
+    type: "object",
+    properties: { reason: { type: "string", description: "Why, in a few words" } },
+  },
+};
+
+export const KNOWLEDGE_TOOL: ToolSpec = {
+  name: "lookup_knowledge",
+  description:
+    "Search the business's FAQ (prices, hours, delivery, policies). Returns matching entries with their ids.",
+  parameters: {
+    type: "object",
+    required: ["query"],
+    properties: { query: { type: "string", description: "What to look up, in a few words" } },
+  },
+};
+
+export type AgentOutcome = "answered" | "handoff" | "confirm" | "holding" | "fallback" | "budget";
+
+export interface AgentTurnResult {
+  readonly replies: readonly TurnReply[];
+  readonly outcome: AgentOutcome;
+  readonly usage: LlmUsage;
+  readonly costUsd: number;
+  readonly llmCalls: number;
+  readonly toolsCalled: readonly string[];
+}
+
+export interface AgentTurnInput {
+  readonly tenant: TenantConfig;
+  readonly settings: AgentSettings;
+  readonly conversationKey: string;
+  /** The verified sender (wa_id, or the business-scoped user id): what every tool is told. */
+  readonly customerId: string;
+  /** The turn's messages' wamids: part of every idempotency key. */
+  readonly messageIds: readonly string[];
+  /** The turn's coalesced text. */
+  readonly text: string;
+  readonly history: readonly HistoryEntry[];
+  readonly hints?: RouterDecision;
+  /** The handoff message (the tenant's talk_to_human reply). */
+  readonly handoffText: string;
+  /** A system note for the model (e.g. the result of a tool the customer just confirmed). */
+  readonly note?: string;
+}
+
+export interface AgentTurnDeps {
+  readonly llm: LlmClient;
+  readonly toolbox: (tenant: TenantConfig) => Toolbox;
+  readonly knowledge: (tenant: TenantConfig) => KnowledgeBase;
+  readonly pending: PendingActionStore;
+  readonly budget: TokenBudget;
+  readonly metrics?: AgentMetrics;
+  readonly logger: Logger;
+  readonly deadlineMs: number;
+  readonly maxToolSteps: number;
+}
+
+function historyMessages(history: readonly HistoryEntry[], limit: number): ChatMessage[] {
+  return history
+    .filter(
+      (entry) =>
+        entry.text !== undefined &&
+        (entry.type === "text" || entry.type === "reply" || entry.type === "interactive"),
+    )
+    .slice(-limit)
+    .map((entry) =>
+      entry.from === "customer"
+        ? { role: "user" as const, content: entry.text as string }
+        : { role: "assistant" as const, content: entry.text as string },
+    );
+}
+
+function parseArgs(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw === "" ? "{}" : raw);
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function summarize(description: string, args: Record<string, unknown>): string {
+  const shown = Object.entries(args)
+    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join(", ");
+  return `${description}${shown === "" ? "" : ` (${shown})`}`.slice(0, 900);
+}
+
+/**
+ * One agent turn: the tenant's persona and rules, recent history, the turn's
+ * text and the router's hints go to the LLM with the tools; up to
+ * `maxToolSteps` rounds of tool calls, then an answer. Whatever happens the
+ * customer gets exactly one outcome: the answer; the handoff message (and the
+ * conversation goes to a human); a Confirm/Cancel question for a tool that
+ * needs it; the holding reply when the deadline passes (the LLM call is
+ * aborted, so no late answer follows); the fallback reply when the LLM fails;
+ * or the budget reply when the tenant's daily tokens are spent.
+ */
+export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): Promise<AgentTurnResult> {
+  const { tenant, settings } = input;
+  const started = Date.now();
+  const toolbox = deps.toolbox(tenant);
+  const tools = [HANDOFF_TOOL, ...(settings.knowledge.length > 0 ? [KNOWLEDGE_TOOL] : []), ...toolbox.specs];
+  const messages: ChatMessage[] = [
+    { role: "system", content: buildSystemPrompt(settings, input.hints) },
+    ...historyMessages(input.history, settings.historyMessages),
+    { role: "user", content: input.text },
+    ...(input.note === undefined ? [] : [{ role: "system" as const, content: input.note }]),
+  ];
+  let promptTokens = 0;
+  let completionTokens = 0;
+  let llmCalls = 0;
+  const toolsCalled: string[] = [];
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deps.deadlineMs);
+  const finish = (outcome: AgentOutcome, replies: TurnReply[]): AgentTurnResult => {
+    clearTimeout(timer);
+    const costUsd =
+      (promptTokens * settings.promptCostPerMillion + completionTokens * settings.completionCostPerMillion) /
+      1e6;
+    deps.metrics?.turns.inc({ tenant: tenant.id, outcome });
+    deps.metrics?.turnSeconds.observe({ tenant: tenant.id }, (Date.now() - started) / 1000);
+    if (costUsd > 0) deps.metrics?.costUsd.inc({ tenant: tenant.id }, costUsd);
+    return { replies, outcome, usage: { promptTokens, completionTokens }, costUsd, llmCalls, toolsCalled };
+  };
+  const toolContext = { tenantId: tenant.id, customerId: input.customerId };
+
+  try {
+    for (let step = 0; ; step += 1) {
+      if ((await deps.budget.spentToday(tenant.id)) >= settings.dailyTokenBudget) {
+        deps.logger.error(
+          { tenant: tenant.id, budget: settings.dailyTokenBudget },
+          "ALERT: the tenant's daily LLM token budget is spent; agent turns get the budget reply until midnight UTC",
+        );
+        return finish("budget", [{ text: settings.budgetExhaustedText }]);
+      }
+      // The last round offers no tools: the model must answer with what it has.
+      const offered = step >= deps.maxToolSteps ? [] : tools;
+      llmCalls += 1;
+      const completion = await deps.llm.complete(
+        { messages, tools: offered, ...(settings.model === undefined ? {} : { model: settings.model }) },
+        deadline.signal,
+      );
+      deps.metrics?.llmCalls.inc({ tenant: tenant.id, provider: completion.provider, result: "ok" });
+      promptTokens += completion.usage.promptTokens;
+      completionTokens += completion.usage.completionTokens;
+      deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "prompt" }, completion.usage.promptTokens);
+      deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "completion" }, completion.usage.completionTokens);
+      await deps.budget.record(tenant.id, completion.usage.promptTokens + completion.usage.completionTokens);
+
+      const calls = offered.length === 0 ? [] : completion.toolCalls;
+      if (calls.length === 0) {
+        const text = completion.content?.trim();
+        return text === undefined || text === ""
+          ? finish("fallback", [{ text: settings.fallbackText }])
+          : finish("answered", [{ text: text.slice(0, 4096) }]);
+      }
+      messages.push({ role: "assistant", content: completion.content, toolCalls: calls });
+      for (const call of calls) {
+        const result = await runToolCall(call);
+        if (result.kind === "final") return result.value;
+        messages.push({ role: "tool", toolCallId: call.id, content: result.text });
+      }
+      if (deadline.signal.aborted) return finish("holding", [{ text: settings.holdingText }]);
+    }
+  } catch (error) {
+    if (deadline.signal.aborted) {
+      deps.logger.warn(
+        { tenant: tenant.id, deadlineMs: deps.deadlineMs },
+        "agent turn passed its deadline: holding reply",
+      );
+      return finish("holding", [{ text: settings.holdingText }]);
+    }
+    const status = error instanceof LlmError ? error.status : undefined;
+    deps.metrics?.llmCalls.inc({ tenant: tenant.id, provider: "any", result: "error" });
+    deps.logger.error({ tenant: tenant.id, err: error, status }, "LLM call failed: fallback reply");
+    return finish("fallback", [{ text: settings.fallbackText }]);
+  }
+
+  async function runToolCall(
+    call: ToolCall,
+  ): Promise<{ kind: "final"; value: AgentTurnResult } | { kind: "result"; text: string }> {
+    toolsCalled.push(call.name);
+    const args = parseArgs(call.arguments);
+    const count = (result: string) =>
+      deps.metrics?.toolCalls.inc({ tenant: tenant.id, tool: call.name, result });
+    if (args === undefined) {
+      count("error");
+      return { kind: "result", text: "error: the arguments were not a JSON object" };
+    }
+    if (call.name === HANDOFF_TOOL.name) {
+      count("ok");
+      deps.logger.info(
+        { tenant: tenant.id, reason: args.reason },
+        "agent handed the conversation to a human",
+      );
+      return { kind: "final", value: finish("handoff", [{ text: input.handoffText, handoff: true }]) };
+    }
+    if (call.name === KNOWLEDGE_TOOL.name && settings.knowledge.length > 0) {
+      count("ok");
+      const hits = deps.knowledge(tenant).search(String(args.query ?? ""));
+      return {
+        kind: "result",
+        text:
+          hits.length === 0
+            ? "no matching entries"
+            : JSON.stringify(hits.map(({ id, q, a }) => ({ id, q, a }))),
+      };
+    }
+    if (!toolbox.has(call.name)) {
+      count("refused");
+      return { kind: "result", text: `error: there is no tool named ${call.name}` };
+    }
+    const idempotencyKey = toolbox.hasSideEffects(call.name)
+      ? toolbox.idempotencyKey({
+          tenantId: tenant.id,
+          conversationKey: input.conversationKey,
+          messageIds: input.messageIds,
+          toolName: call.name,
+          args,
+        })
+      : undefined;
+    if (toolbox.needsConfirm(call.name)) {
+      const summary = summarize(toolbox.describe(call.name), args);
+      const action = await deps.pending.create(
+        input.conversationKey,
+        {
+          toolName: call.name,
+          args,
+          idempotencyKey: idempotencyKey as string,
+          summary,
+          createdAt: Date.now(),
+        },
+        settings.confirmTtlMs,
+      );
+      count("confirm_asked");
+      return {
+        kind: "final",
+        value: finish("confirm", [
+          {
+            text: `Abeg confirm make I do this for you: ${summary}`,
+            buttons: [
+              { id: `${CONFIRM_PREFIX}${action.id}`, title: "Confirm" },
+              { id: `${CANCEL_PREFIX}${action.id}`, title: "Cancel" },
+            ],
+          },
+        ]),
+      };
+    }
+    const outcome = await toolbox.execute(
+      call.name,
+      args,
+      idempotencyKey === undefined ? toolContext : { ...toolContext, idempotencyKey },
+      deadline.signal,
+    );
+    count(outcome.ok ? "ok" : "error");
+    return { kind: "result", text: outcome.text };
+  }
+}

@@ -1,0 +1,93 @@
+import type { Redis } from "ioredis";
+import type { Registry } from "prom-client";
+import type { AppConfig, TenantConfig } from "../config/index.js";
+import type { ConversationStateStore, Responder } from "../conversation/index.js";
+import type { Logger } from "../observability/index.js";
+import { createRouterMetrics, type IntentRouter } from "../router/index.js";
+import { createAgentMetrics } from "./agent-metrics.js";
+import { createAgentResponder } from "./agent-responder.js";
+import { resolveAgentSettings } from "./agent-settings.js";
+import type { Toolbox } from "./agent-turn.js";
+import { createKnowledgeBase, type KnowledgeBase } from "./knowledge.js";
+import type { LlmClient } from "./llm-port.js";
+import { createOpenAiChatClient, withFallback } from "./openai-chat-client.js";
+import { createRedisPendingActions } from "./pending-actions.js";
+import { createRedisTenantSlots } from "./tenant-slots.js";
+import { createRedisTokenBudget } from "./token-budget.js";
+import { createTenantToolbox } from "./toolbox.js";
+
+export interface GatewayResponderDeps {
+  readonly redis: Redis;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  readonly router: IntentRouter;
+  readonly state: ConversationStateStore;
+  /** Replaces the LLM client made from config.llm (tests). */
+  readonly llm?: LlmClient;
+}
+
+/** The LLM client from config.llm (primary and optional fallback), or undefined when no LLM is configured. */
+export function llmFromConfig(config: AppConfig): LlmClient | undefined {
+  const llm = config.llm;
+  if (llm === undefined) return undefined;
+  const primary = createOpenAiChatClient({ ...llm, timeoutMs: llm.timeoutMs, provider: "primary" });
+  const fallback =
+    llm.fallback === undefined
+      ? undefined
+      : createOpenAiChatClient({ ...llm.fallback, timeoutMs: llm.timeoutMs, provider: "fallback" });
+  return withFallback(primary, fallback);
+}
+
+/**
+ * The worker's responder: router, then the LLM agent with each tenant's
+ * tools and FAQ, on Redis for pending confirmations, token budgets and agent
+ * slots. Every tenant's router, agent and tool settings are checked here, so a
+ * bad one stops the worker at start. Logs whether the agent is on.
+ */
+export function createGatewayResponder(config: AppConfig, deps: GatewayResponderDeps): Responder {
+  const prefix = config.redis.prefix;
+  const toolboxes = new Map<string, Toolbox>();
+  const knowledge = new Map<string, KnowledgeBase>();
+  for (const tenant of config.tenants) {
+    toolboxes.set(tenant.id, createTenantToolbox(tenant));
+    knowledge.set(tenant.id, createKnowledgeBase(resolveAgentSettings(tenant).knowledge));
+  }
+  const llm = deps.llm ?? llmFromConfig(config);
+  if (llm === undefined)
+    deps.logger.warn(
+      "no LLM configured (LLM_BASE_URL unset): messages the router cannot answer get the tenant's fallback reply",
+    );
+  else
+    deps.logger.info(
+      {
+        model: config.llm?.model,
+        fallback: config.llm?.fallback === undefined ? "none" : (config.llm.fallback.model ?? "set"),
+        deadlineMs: config.agent.deadlineMs,
+        maxToolSteps: config.agent.maxToolSteps,
+      },
+      "LLM agent on",
+    );
+  const of = <T>(map: Map<string, T>, tenant: TenantConfig, make: () => T): T => {
+    const known = map.get(tenant.id);
+    if (known !== undefined) return known;
+    const made = make();
+    map.set(tenant.id, made);
+    return made;
+  };
+  return createAgentResponder(config.tenants, {
+    llm,
+    router: deps.router,
+    routerMetrics: createRouterMetrics(deps.registry),
+    state: deps.state,
+    slots: createRedisTenantSlots(deps.redis, prefix, config.worker.lockMs),
+    pending: createRedisPendingActions(deps.redis, prefix),
+    budget: createRedisTokenBudget(deps.redis, prefix),
+    toolbox: (tenant) => of(toolboxes, tenant, () => createTenantToolbox(tenant)),
+    knowledge: (tenant) =>
+      of(knowledge, tenant, () => createKnowledgeBase(resolveAgentSettings(tenant).knowledge)),
+    metrics: createAgentMetrics(deps.registry),
+    logger: deps.logger,
+    deadlineMs: config.agent.deadlineMs,
+    maxToolSteps: config.agent.maxToolSteps,
+  });
+}

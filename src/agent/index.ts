@@ -1,0 +1,41 @@
+export { type AgentMetrics, createAgentMetrics } from "./agent-metrics.js";
+export { type AgentResponderDeps, createAgentResponder } from "./agent-responder.js";
+export {
+  AGENT_DEFAULTS,
+  type AgentSettings,
+  AgentSettingsError,
+  resolveAgentSettings,
+} from "./agent-settings.js";
+export {
+  type AgentOutcome,
+  type AgentTurnDeps,
+  type AgentTurnInput,
+  type AgentTurnResult,
+  HANDOFF_TOOL,
+  KNOWLEDGE_TOOL,
+  runAgentTurn,
+  type Toolbox,
+} from "./agent-turn.js";
+export { createGatewayResponder, type GatewayResponderDeps, llmFromConfig } from "./gateway-responder.js";
+export { createKnowledgeBase, type KnowledgeBase, type KnowledgeEntry } from "./knowledge.js";
+export {
+  type ChatMessage,
+  type LlmClient,
+  type LlmCompletion,
+  LlmError,
+  type LlmRequest,
+  type LlmUsage,
+  type ToolCall,
+  type ToolSpec,
+} from "./llm-port.js";
+export { createOpenAiChatClient, type OpenAiChatClientOptions, withFallback } from "./openai-chat-client.js";
+export {
+  CANCEL_PREFIX,
+  CONFIRM_PREFIX,
+  createRedisPendingActions,
+  type PendingAction,
+  type PendingActionStore,
+} from "./pending-actions.js";
+export { createRedisTenantSlots, type TenantSlots } from "./tenant-slots.js";
+export { createRedisTokenBudget, type TokenBudget } from "./token-budget.js";
+export { createTenantToolbox } from "./toolbox.js";

@@ -1,0 +1,40 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/** A per-tenant cap on agent turns running at once, across every worker process. */
+export interface TenantSlots {
+  /** A token when one of the tenant's `limit` slots was free, else undefined. */
+  acquire(tenantId: string, limit: number): Promise<string | undefined>;
+  release(tenantId: string, token: string): Promise<void>;
+}
+
+/**
+ * acquireTenantSlot: a sorted set of holders scored by lease expiry (Redis
+ * clock); expired holders (a worker that died) are dropped first.
+ *
+ * KEYS[1] the tenant's slot set; ARGV[1] limit, ARGV[2] lease ms, ARGV[3] token
+ * Returns 1 acquired, 0 full
+ */
+const ACQUIRE_LUA = `
+local t = redis.call("TIME")
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", now)
+if redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call("ZADD", KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call("PEXPIRE", KEYS[1], tonumber(ARGV[2]))
+return 1
+`;
+
+export function createRedisTenantSlots(redis: Redis, prefix: string, leaseMs: number): TenantSlots {
+  const key = (tenantId: string) => `${prefix}:agentslots:${tenantId}`;
+  return {
+    async acquire(tenantId, limit) {
+      const token = randomUUID();
+      const acquired = await redis.eval(ACQUIRE_LUA, 1, key(tenantId), limit, leaseMs, token);
+      return acquired === 1 ? token : undefined;
+    },
+    async release(tenantId, token) {
+      await redis.zrem(key(tenantId), token);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { TenantConfig } from "../config/index.js";
+import type { Toolbox } from "./agent-turn.js";
+import {
+  executeHttpTool,
+  type HttpToolDefinition,
+  idempotencyKeyFor,
+  parseTenantTools,
+  ToolConfigError,
+} from "./tools/index.js";
+
+/**
+ * A tenant's HTTP tools (settings `tools`, secrets from the tenant's `{ env }`
+ * references) as the agent turn uses them. Checked when built: a bad tool
+ * definition stops the worker at start (ToolConfigError names every problem).
+ */
+export function createTenantToolbox(tenant: TenantConfig): Toolbox {
+  const { tools, problems } = parseTenantTools(tenant.settings.tools ?? [], (name) => tenant.secrets?.[name]);
+  if (problems.length > 0) throw new ToolConfigError(tenant.id, problems);
+  const byName = new Map<string, HttpToolDefinition>(tools.map((tool) => [tool.name, tool]));
+  return {
+    specs: tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+    })),
+    has: (name) => byName.has(name),
+    needsConfirm: (name) => byName.get(name)?.confirm === true,
+    hasSideEffects: (name) => byName.get(name)?.sideEffects === true,
+    describe: (name) => byName.get(name)?.description ?? name,
+    async execute(name, args, context, signal) {
+      const tool = byName.get(name);
+      if (tool === undefined) return { ok: false, text: `error: there is no tool named ${name}` };
+      const outcome = await executeHttpTool(tool, args, context, { signal });
+      return outcome.ok
+        ? {
+            ok: true,
+            text: outcome.truncated
+              ? `${outcome.body}\n[response cut at ${tool.maxResponseBytes} bytes]`
+              : outcome.body,
+          }
+        : { ok: false, text: `error: ${outcome.error}` };
+    },
+    idempotencyKey: (input) => idempotencyKeyFor(input),
+  };
+}
