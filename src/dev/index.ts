@@ -15,7 +15,6 @@ export { FORCEABLE_ERROR_CODES, type ForceableErrorCode } from "./fake-graph-api
 export type { FakeGraphIds } from "./fake-graph-api/ids.js";
 export type { FakeMedia } from "./fake-graph-api/media-store.js";
 export type { FakeMessageRecord, FakeRequestRecord, MessageFilter } from "./fake-graph-api/records.js";
-export { createSeededRandom } from "./fake-graph-api/seeded-random.js";
 export {
   DEFAULT_PAIR_BURST,
   DEFAULT_PAIR_REFILL_MS,
@@ -34,3 +33,4 @@ export {
   type StatusWebhookSpec,
 } from "./fake-graph-api/status-webhook.js";
 export { type SendValidation, validateSend } from "./fake-graph-api/validate-send.js";
+export { createSeededRandom } from "./shared/index.js";

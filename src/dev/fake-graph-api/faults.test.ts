@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createSeededRandom } from "../shared/index.js";
 import { createFaults } from "./faults.js";
-import { createSeededRandom } from "./seeded-random.js";
 
 describe("faults", () => {
   it("rolls the error rate on the injected random source: same seed, same sends fail", () => {

@@ -1,0 +1,2 @@
+export { closeUnusedConnectionsOnClose } from "./connection-tracker.js";
+export { createSeededRandom } from "./seeded-random.js";
