@@ -33,4 +33,22 @@ export {
   type StatusWebhookSpec,
 } from "./fake-graph-api/status-webhook.js";
 export { type SendValidation, validateSend } from "./fake-graph-api/validate-send.js";
+export {
+  FAKE_LLM_USAGE,
+  type FakeLlmCliDeps,
+  type FakeLlmCliOptions,
+  type FakeLlmCliParse,
+  parseFakeLlmArgs,
+} from "./fake-llm/cli-options.js";
+export {
+  createFakeLlm,
+  type FakeLlm,
+  type FakeLlmDeps,
+  type FakeLlmOptions,
+} from "./fake-llm/create-fake-llm.js";
+export type { FakeLlmFaultPatch, FakeLlmFaultSettings, LatencySetting } from "./fake-llm/faults.js";
+export type { FakeLlmIds } from "./fake-llm/ids.js";
+export { FAULT_STATUSES, type FaultStatus } from "./fake-llm/openai-error.js";
+export type { FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
+export { type FakeLlmRule, FakeLlmRulesError } from "./fake-llm/rules.js";
 export { createSeededRandom } from "./shared/index.js";

@@ -1,0 +1,118 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "../../observability/index.js";
+import { createSeededRandom } from "../shared/index.js";
+import { buildFakeLlmApp } from "./build-fake-llm-app.js";
+import type { FakeLlmContext } from "./fake-llm-context.js";
+import {
+  createFaults,
+  type FakeLlmFaultPatch,
+  type FakeLlmFaultSettings,
+  type LatencySetting,
+} from "./faults.js";
+import { createHeldRequests } from "./held-requests.js";
+import { createDefaultIds, type FakeLlmIds } from "./ids.js";
+import { createRecords, type FakeLlmRequestRecord } from "./records.js";
+import { type CompiledRule, compileRules, type FakeLlmRule } from "./rules.js";
+
+export interface FakeLlmDeps {
+  readonly logger: Logger;
+  /** ms since the epoch: record times and `created`. */
+  readonly now?: () => number;
+  /** [0, 1): rolls errorRate and latency ranges; default a PRNG seeded with `options.seed`. */
+  readonly random?: () => number;
+  readonly ids?: FakeLlmIds;
+}
+
+export interface FakeLlmOptions {
+  /** When set, completions need `Authorization: Bearer <apiKey>` (else 401); unset: any key, or none. */
+  readonly apiKey?: string;
+  /** Scripted behaviour, first match wins; default: none (the default answers). */
+  readonly rules?: readonly FakeLlmRule[];
+  /** Delay before every completion, ms, or `[min, max]` drawn uniformly; default 0. */
+  readonly latencyMs?: LatencySetting;
+  /** Faults in force from the start (a `latencyMs` here wins over the option above). */
+  readonly faults?: FakeLlmFaultPatch;
+  /** Seed of the default random source, so runs roll the same errors and delays; default 1. */
+  readonly seed?: number;
+  /** Requests kept in the record; default 10,000. */
+  readonly maxRecords?: number;
+}
+
+/** A running (or ready to run) fake OpenAI-compatible chat-completions server. */
+export interface FakeLlm {
+  readonly app: FastifyInstance;
+  /** Listens (default 127.0.0.1, port 0) and returns the base URL, without `/v1`. */
+  listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
+  /** Every completion request, oldest first, with what it was answered. */
+  requests(): FakeLlmRequestRecord[];
+  faults(): FakeLlmFaultSettings;
+  /** Changes faults (see FakeLlmFaultPatch); throws a ZodError for an invalid patch, changing nothing. */
+  setFaults(patch: FakeLlmFaultPatch): FakeLlmFaultSettings;
+  /** Replaces the rules; throws FakeLlmRulesError listing every problem, changing nothing. */
+  setRules(rules: readonly FakeLlmRule[]): void;
+  /** Back to the starting rules, faults and random seed; records forgotten; held requests let go. */
+  reset(): void;
+  /** Stops listening; held and delayed requests are dropped or answered 503, no socket left open. */
+  close(): Promise<void>;
+}
+
+/**
+ * A stand-in for an OpenAI-compatible LLM on a real HTTP port: OpenAI's
+ * validation, errors and response shape, scripted answers and tool calls,
+ * realistic usage, latency and injectable faults. For tests and local runs.
+ */
+export function createFakeLlm(deps: FakeLlmDeps, options: FakeLlmOptions = {}): FakeLlm {
+  const seed = options.seed ?? 1;
+  let random = deps.random ?? createSeededRandom(seed);
+  const initialRules = compileRules(options.rules ?? []);
+  const initialFaults: FakeLlmFaultPatch = {
+    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
+    ...options.faults,
+  };
+  let rules: readonly CompiledRule[] = initialRules;
+  const held = createHeldRequests();
+  const faults = createFaults(initialFaults, { random: () => random(), held });
+  const records = createRecords(options.maxRecords ?? 10_000);
+  const closing = new AbortController();
+
+  const ctx: FakeLlmContext = {
+    apiKey: options.apiKey,
+    faults,
+    held,
+    records,
+    rules: () => rules,
+    setRules(next) {
+      rules = compileRules(next);
+    },
+    ids: deps.ids ?? createDefaultIds(),
+    now: deps.now ?? Date.now,
+    closing: closing.signal,
+    reset() {
+      records.clear();
+      rules = initialRules;
+      if (deps.random === undefined) random = createSeededRandom(seed);
+      faults.update({ reset: true, ...initialFaults });
+    },
+  };
+  const app = buildFakeLlmApp(ctx, deps.logger);
+
+  return {
+    app,
+    async listen(listenOptions = {}) {
+      const host = listenOptions.host ?? "127.0.0.1";
+      await app.listen({ host, port: listenOptions.port ?? 0 });
+      const { port } = app.server.address() as { port: number };
+      return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    },
+    requests: () => records.list(),
+    faults: () => faults.settings(),
+    setFaults: (patch) => faults.update(patch),
+    setRules: (next) => ctx.setRules(next),
+    reset: () => ctx.reset(),
+    async close() {
+      // Held and delayed requests end first; otherwise Fastify's close would wait for them.
+      closing.abort();
+      await app.close();
+    },
+  };
+}
