@@ -3,7 +3,14 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { ConfigError, loadConfigFromProcess, loadDevToolEnv } from "./config/index.js";
 import { createRedisConversationState, resolveResponderSettings } from "./conversation/index.js";
-import { createFakeGraphApi, FAKE_GRAPH_USAGE, parseFakeGraphArgs } from "./dev/index.js";
+import {
+  createFakeGraphApi,
+  createFakeLlm,
+  FAKE_GRAPH_USAGE,
+  FAKE_LLM_USAGE,
+  parseFakeGraphArgs,
+  parseFakeLlmArgs,
+} from "./dev/index.js";
 import { SharpsharpError } from "./errors/index.js";
 import { startAll, startIngress, startScheduler, startWorker } from "./main.js";
 import { createLogger, type Logger } from "./observability/index.js";
@@ -20,6 +27,7 @@ Commands:
               --outbound-concurrency N (default 16 each).
   start       Run the ingress and a worker in one process.
   fake-graph  Run a fake WhatsApp Graph API for local runs and tests (--help for its flags).
+  fake-llm    Run a fake OpenAI-compatible LLM for local runs and tests (--help for its flags).
   router      The intent router: train, classify, eval, lexicon (sharpsharp router help).
   conversation mode <conversationKey> [bot|human|paused]
               Show or set who answers a conversation (give a handed-off
@@ -154,6 +162,33 @@ async function conversationCommand(args: readonly string[]): Promise<void> {
   }
 }
 
+async function runFakeLlm(args: readonly string[]): Promise<void> {
+  if (args.includes("--help")) {
+    process.stdout.write(`${FAKE_LLM_USAGE}\n`);
+    return;
+  }
+  const devEnv = loadDevToolEnv();
+  const parsed = parseFakeLlmArgs(args, {
+    ...(devEnv.llmApiKey === undefined ? {} : { llmApiKey: devEnv.llmApiKey }),
+    readText: (path) => readFileSync(path, "utf8"),
+  });
+  if (!parsed.ok) fail(`${parsed.problems.join("\n")}\n\n${FAKE_LLM_USAGE}`);
+  const { host, port, llm } = parsed.value;
+  // Quiet by default, like fake-graph: LOG_LEVEL=debug logs every answer.
+  const logger = createLogger({ level: devEnv.logLevel ?? "warn" });
+  const fake = createFakeLlm({ logger }, llm);
+  const url = await fake.listen({ host, port });
+  const { latencyMs, errorRate, errorStatus } = fake.faults();
+  const latency = typeof latencyMs === "number" ? `${latencyMs} ms` : `${latencyMs[0]}-${latencyMs[1]} ms`;
+  // Never the key itself: this line ends up in terminals and CI logs.
+  process.stdout.write(
+    `sharpsharp fake LLM listening on ${url} (set LLM_BASE_URL=${url}/v1; ` +
+      `api key: ${llm.apiKey === undefined ? "any" : "required"}; rules: ${llm.rules?.length ?? 0}; ` +
+      `latency: ${latency}; errors: ${errorRate > 0 ? `${errorRate} × ${errorStatus}` : "off"})\n`,
+  );
+  closeOnSignals(logger, fake);
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const { positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: false });
   const command = positionals[0] ?? "help";
@@ -165,6 +200,8 @@ async function main(argv: readonly string[]): Promise<void> {
       return run(command, argv.slice(argv.indexOf(command) + 1));
     case "fake-graph":
       return runFakeGraph(argv.slice(argv.indexOf("fake-graph") + 1));
+    case "fake-llm":
+      return runFakeLlm(argv.slice(argv.indexOf("fake-llm") + 1));
     case "router": {
       const code = await runRouterCommand(argv.slice(argv.indexOf("router") + 1), {
         stdin: process.stdin,

@@ -283,16 +283,22 @@ export function loadConfigFromProcess(options: { requireTenants?: boolean } = {}
   return loadConfig({ env: process.env, cwd: process.cwd(), ...options });
 }
 
-/** What the developer tools (the fake Graph API) take from the environment, trimmed; unset when empty. */
-export function loadDevToolEnv(): { readonly whatsappToken?: string; readonly logLevel?: string } {
+/** What the developer tools (the fake Graph API, the fake LLM) take from the environment, trimmed; unset when empty. */
+export function loadDevToolEnv(): {
+  readonly whatsappToken?: string;
+  readonly llmApiKey?: string;
+  readonly logLevel?: string;
+} {
   const pick = (name: string) => {
     const value = process.env[name]?.trim();
     return value === undefined || value === "" ? undefined : value;
   };
   const whatsappToken = pick("WHATSAPP_TOKEN");
+  const llmApiKey = pick("LLM_API_KEY");
   const logLevel = pick("LOG_LEVEL");
   return {
     ...(whatsappToken === undefined ? {} : { whatsappToken }),
+    ...(llmApiKey === undefined ? {} : { llmApiKey }),
     ...(logLevel === undefined ? {} : { logLevel }),
   };
 }
