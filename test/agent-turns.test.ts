@@ -363,6 +363,14 @@ describe.skipIf(skipWithoutRedis)(
       await waitForReplies(s, 2);
     });
 
+    it("the router's talk_to_human answer hands off too, without an LLM call", async () => {
+      const s = await setup("agent-router-handoff");
+      await say(s, "I want to talk to a human");
+      await waitForReplies(s, 1);
+      await eventually(async () => (await s.h.state.mode(`default:106540352242922:${ME}`)) === "human");
+      expect(s.llm.requests()).toHaveLength(0);
+    });
+
     it("a tool timeout and a 5 MB tool response are handled: the turn still answers", async () => {
       const s = await setup("agent-tool-faults");
       await say(s, "the slow system abeg check am");

@@ -16,8 +16,9 @@ const SCRIPT = [
   { text: "hi", age: 3 * 3600, answer: DEFAULT_RESPONDER_SETTINGS.stale.text },
   { text: "hi", age: 4, answer: replies.greeting?.text },
   { text: "my money never drop", age: 3, answer: DEFAULT_RESPONDER_SETTINGS.fallback.text },
-  { text: "talk to a human", age: 2, answer: replies.talk_to_human?.text },
-  { text: "thank you", age: 1, answer: replies.thanks_goodbye?.text },
+  { text: "thank you", age: 2, answer: replies.thanks_goodbye?.text },
+  // Last: the handoff reply hands the conversation to a human, and the bot says nothing after it.
+  { text: "talk to a human", age: 1, answer: replies.talk_to_human?.text },
 ];
 const customer = (n: number) => `2348010${String(n).padStart(6, "0")}`;
 const bodyText = (m: FakeMessageRecord) =>
