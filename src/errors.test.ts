@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { agentErrorCatalog } from "./agent/index.js";
 import { agentToolErrorCatalog } from "./agent/tools/index.js";
 import { configErrorCatalog } from "./config/index.js";
 import { conversationErrorCatalog } from "./conversation/index.js";
@@ -20,6 +21,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   outboundErrorCatalog,
   conversationErrorCatalog,
   agentToolErrorCatalog,
+  agentErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

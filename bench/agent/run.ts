@@ -176,6 +176,13 @@ async function run(classifier: boolean, messages: readonly EvalExample[]) {
     turnConcurrency: 256,
   });
   const pool = new Pool(ingress.url, { connections: 16 });
+  // The ingress answers 503 until Redis is connected.
+  for (let tries = 0; tries < 100; tries += 1) {
+    const ready = await pool.request({ method: "GET", path: "/readyz" });
+    await ready.body.dump();
+    if (ready.statusCode === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   const sentAt = new Map<string, { index: number; at: number }>();
   const rate = Number(values.rate);
   const started = performance.now();
@@ -198,27 +205,32 @@ async function run(classifier: boolean, messages: readonly EvalExample[]) {
       pool
         .request({
           method: "POST",
-          path: "/webhook",
+          path: "/webhook/bench",
           headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, SECRET) },
           body,
         })
         .then(async (response) => {
           await response.body.dump();
-          if (response.statusCode !== 200) non200 += 1;
+          if (response.statusCode !== 200) {
+            non200 += 1;
+            process.stderr.write(`message ${index}: HTTP ${response.statusCode}\n`);
+          }
         }),
     );
   }
   await Promise.all(posts);
   const until = Date.now() + 30_000;
-  while (graph.messages().length < messages.length && Date.now() < until)
+  while (graph.messages().length < messages.length - non200 && Date.now() < until)
     await new Promise((resolve) => setTimeout(resolve, 200));
   const received = graph.messages();
   const overheads: number[] = [];
   const localLatencies: number[] = [];
   const firstReply = new Map<string, number>();
-  for (const message of received)
-    if (message.to !== undefined && !firstReply.has(message.to))
-      firstReply.set(message.to, message.receivedAt);
+  for (const message of received) {
+    // The sender writes E.164 with "+"; the webhook's wa_id has none.
+    const to = message.to?.replace(/^\+/u, "");
+    if (to !== undefined && !firstReply.has(to)) firstReply.set(to, message.receivedAt);
+  }
   for (const [from, sent] of sentAt) {
     const replyAt = firstReply.get(from);
     if (replyAt === undefined) continue;

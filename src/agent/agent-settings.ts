@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { TenantConfig } from "../config/index.js";
+import { SharpsharpError } from "../errors/index.js";
+import { agentErrorCatalog } from "./errors.js";
 import type { KnowledgeEntry } from "./knowledge.js";
 
 const textReply = z.looseObject({ text: z.string().min(1).max(4096) });
@@ -79,14 +81,15 @@ export const AGENT_DEFAULTS = {
   confirmTtlMs: 10 * 60_000,
 } as const;
 
-export class AgentSettingsError extends Error {
-  override readonly name = "AgentSettingsError";
+/** A tenant's agent settings cannot be used; says which tenant and field. */
+export class AgentSettingsError extends SharpsharpError {
   constructor(
     readonly tenantId: string,
     readonly problems: readonly string[],
   ) {
     super(
-      `tenant ${tenantId}: invalid agent settings:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`,
+      agentErrorCatalog.invalidSettings.code,
+      `tenant "${tenantId}": invalid agent settings: ${problems.join("; ")}`,
     );
   }
 }

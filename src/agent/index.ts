@@ -16,6 +16,7 @@ export {
   runAgentTurn,
   type Toolbox,
 } from "./agent-turn.js";
+export { agentErrorCatalog } from "./errors.js";
 export { createGatewayResponder, type GatewayResponderDeps, llmFromConfig } from "./gateway-responder.js";
 export { createKnowledgeBase, type KnowledgeBase, type KnowledgeEntry } from "./knowledge.js";
 export {
