@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(skipWithoutRedis)("agent stores on Redis", () => {
-  it("pending actions: taken once, only from their own conversation, and expire", async () => {
+  it("pending actions: claimed by one message (again on its retry), from their own conversation only, and expire", async () => {
     const pending = createRedisPendingActions(redis, prefix);
     const action = await pending.create(
       "shop:1:2348011111111",
@@ -30,13 +30,24 @@ describe.skipIf(skipWithoutRedis)("agent stores on Redis", () => {
       },
       60_000,
     );
-    expect(await pending.take("shop:1:2348022222222", action.id)).toBeUndefined();
-    expect(await pending.take("shop:1:2348011111111", action.id)).toMatchObject({ toolName: "refund_order" });
-    expect(await pending.take("shop:1:2348011111111", action.id)).toBeUndefined();
-    expect(await pending.take("shop:1:2348011111111", "../../etc")).toBeUndefined();
+    expect(await pending.claim("shop:1:2348022222222", action.id, "wamid.other")).toEqual({
+      kind: "missing",
+    });
+    const first = await pending.claim("shop:1:2348011111111", action.id, "wamid.tap1");
+    expect(first).toMatchObject({
+      kind: "claimed",
+      action: { toolName: "refund_order", idempotencyKey: "ss-k" },
+    });
+    expect(await pending.claim("shop:1:2348011111111", action.id, "wamid.tap1")).toEqual(first);
+    expect(await pending.claim("shop:1:2348011111111", action.id, "wamid.tap2")).toMatchObject({
+      kind: "already",
+    });
+    expect(await pending.claim("shop:1:2348011111111", "../../etc", "wamid.tap1")).toEqual({
+      kind: "missing",
+    });
     const short = await pending.create("shop:1:x", { ...action, createdAt: 2 }, 50);
     await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(await pending.take("shop:1:x", short.id)).toBeUndefined();
+    expect(await pending.claim("shop:1:x", short.id, "wamid.late")).toEqual({ kind: "missing" });
   });
 
   it("tenant slots: at most `limit` at once per tenant, freed on release or lease expiry", async () => {

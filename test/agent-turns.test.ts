@@ -281,6 +281,56 @@ describe.skipIf(skipWithoutRedis)(
       expect(s.tools.requests).toHaveLength(1);
     });
 
+    it("a retried Confirm turn keeps its confirmation (one effect), and a Confirm followed by text in the same turn is no yes", async () => {
+      const s = await setup("agent-confirm-retry");
+      const conversationKey = `default:106540352242922:${ME}`;
+      const base = {
+        tenantId: "default",
+        phoneNumberId: "106540352242922",
+        wabaId: "1",
+        conversationKey,
+        timestamp: Math.floor(Date.now() / 1000),
+        receivedAt: Date.now(),
+        customer: { waId: ME },
+      };
+      const ask: InboundMessage = {
+        ...base,
+        wamid: "wamid.ask.1",
+        type: "text",
+        text: "abeg transfer ₦50,000 to 0123456789",
+      };
+      const [question] = await s.responder.respond({ tenant: s.tenant, conversationKey, messages: [ask] });
+      const confirmId = question?.buttons?.[0]?.id as string;
+      expect(confirmId).toMatch(/^ss-confirm:/);
+
+      const tap: InboundMessage = {
+        ...base,
+        wamid: "wamid.tap.1",
+        type: "interactive",
+        text: "Confirm",
+        replyId: confirmId,
+      };
+      const second: InboundMessage = {
+        ...base,
+        wamid: "wamid.no.1",
+        type: "text",
+        text: "abeg no, wrong account",
+      };
+      await s.responder.respond({ tenant: s.tenant, conversationKey, messages: [tap, second] });
+      expect(s.tools.requests).toHaveLength(0);
+
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const [reply] = await s.responder.respond({ tenant: s.tenant, conversationKey, messages: [tap] });
+        expect(reply?.text).toContain("transfer don go");
+      }
+      expect(s.tools.requests).toHaveLength(2);
+      expect(s.effects.size).toBe(1);
+      const doubleTap: InboundMessage = { ...tap, wamid: "wamid.tap.2" };
+      const [late] = await s.responder.respond({ tenant: s.tenant, conversationKey, messages: [doubleTap] });
+      expect(late?.text).toMatch(/expire|already/);
+      expect(s.tools.requests).toHaveLength(2);
+    });
+
     it("a turn retried 3 times sends one Idempotency-Key: the tenant's endpoint makes one effect", async () => {
       const s = await setup("agent-retry");
       const message: InboundMessage = {

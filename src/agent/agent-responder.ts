@@ -71,7 +71,14 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     try {
       return await run();
     } finally {
-      await deps.slots.release(tenant.id, token);
+      // A failed release must not fail a finished turn (its retry would call the LLM and tools again);
+      // the slot's lease runs out on its own.
+      await deps.slots.release(tenant.id, token).catch((error: unknown) => {
+        deps.logger.warn(
+          { err: error, tenant: tenant.id },
+          "could not release an agent slot; its lease will expire",
+        );
+      });
     }
   };
 
@@ -125,40 +132,80 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     return result.replies;
   };
 
+  /**
+   * A Confirm or Cancel tap. The claim is tied to the tap's message, so a
+   * retried turn finds its own claim again (and runs the tool again with the
+   * same idempotency key: one effect) instead of losing the confirmation.
+   * The tool and the report of its outcome share one deadline and one agent
+   * slot, and the report offers the model no tools.
+   */
+  const confirmation = async (
+    turn: TurnInput,
+    settings: [ResponderSettings, AgentSettings],
+    tap: InboundMessage,
+    replyId: string,
+    customerId: string | undefined,
+  ): Promise<readonly TurnReply[]> => {
+    const [responder, agent] = settings;
+    const confirming = replyId.startsWith(CONFIRM_PREFIX);
+    const id = replyId.slice((confirming ? CONFIRM_PREFIX : CANCEL_PREFIX).length);
+    const claim = await deps.pending.claim(turn.conversationKey, id, tap.wamid);
+    if (claim.kind !== "claimed") return [{ text: EXPIRED_TEXT }];
+    if (!confirming) return [{ text: CANCELLED_TEXT }];
+    const llm = deps.llm;
+    if (llm === undefined || customerId === undefined) return [responder.fallback];
+    const action = claim.action;
+    const result = await withSlot(turn.tenant, agent, async () => {
+      const started = Date.now();
+      const outcome = await deps
+        .toolbox(turn.tenant)
+        .execute(
+          action.toolName,
+          action.args,
+          { tenantId: turn.tenant.id, customerId, idempotencyKey: action.idempotencyKey },
+          AbortSignal.timeout(deps.deadlineMs),
+        );
+      deps.metrics?.toolCalls.inc({
+        tenant: turn.tenant.id,
+        tool: action.toolName,
+        result: outcome.ok ? "ok" : "error",
+      });
+      return runAgentTurn(
+        {
+          tenant: turn.tenant,
+          settings: agent,
+          conversationKey: turn.conversationKey,
+          customerId,
+          messageIds: turn.messages.map((message) => message.wamid),
+          text: turnText(turn.messages),
+          history: await deps.state.recent(turn.conversationKey, agent.historyMessages),
+          handoffText: responder.replies.talk_to_human?.text ?? responder.fallback.text,
+          note:
+            `The customer tapped Confirm for: ${action.summary}. The tool ${action.toolName} ran and returned: ` +
+            `${outcome.text.slice(0, 2000)}. Tell the customer the outcome in one or two sentences, in their language.`,
+          noTools: true,
+          deadlineMs: deps.deadlineMs - (Date.now() - started),
+        },
+        { ...deps, llm },
+      );
+    });
+    await record(turn.conversationKey, result);
+    return result.replies;
+  };
+
   return {
     async respond(turn) {
       const settings = settingsOf(turn.tenant);
       const [responder] = settings;
       const last = turn.messages[turn.messages.length - 1] as InboundMessage;
       const customerId = customerIdOf(last);
-      const replyId = [...turn.messages].reverse().find((message) => message.replyId !== undefined)?.replyId;
+      // Only a tap that is the turn's last message decides: "Confirm" then "abeg no, wrong order" is not a yes.
+      const replyId = last.replyId;
       if (
         replyId !== undefined &&
         (replyId.startsWith(CONFIRM_PREFIX) || replyId.startsWith(CANCEL_PREFIX))
       ) {
-        const confirming = replyId.startsWith(CONFIRM_PREFIX);
-        const id = replyId.slice((confirming ? CONFIRM_PREFIX : CANCEL_PREFIX).length);
-        const action = await deps.pending.take(turn.conversationKey, id);
-        if (action === undefined) return [{ text: EXPIRED_TEXT }];
-        if (!confirming) return [{ text: CANCELLED_TEXT }];
-        if (deps.llm === undefined || customerId === undefined) return [responder.fallback];
-        const toolbox = deps.toolbox(turn.tenant);
-        const outcome = await toolbox.execute(
-          action.toolName,
-          action.args,
-          { tenantId: turn.tenant.id, customerId, idempotencyKey: action.idempotencyKey },
-          AbortSignal.timeout(deps.deadlineMs),
-        );
-        deps.metrics?.toolCalls.inc({
-          tenant: turn.tenant.id,
-          tool: action.toolName,
-          result: outcome.ok ? "ok" : "error",
-        });
-        return agentTurn(turn, settings, deps.llm, customerId, {
-          note:
-            `The customer tapped Confirm for: ${action.summary}. The tool ${action.toolName} ran and returned: ` +
-            `${outcome.text.slice(0, 2000)}. Tell the customer the outcome in one or two sentences, in their language.`,
-        });
+        return confirmation(turn, settings, last, replyId, customerId);
       }
       const routed = routeAndCount(responder, turn, deps.router, deps.routerMetrics);
       if (routed.decision !== undefined && URGENT_INTENTS.has(routed.decision.intent)) {

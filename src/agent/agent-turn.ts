@@ -25,6 +25,13 @@ export interface Toolbox {
   needsConfirm(name: string): boolean;
   hasSideEffects(name: string): boolean;
   describe(name: string): string;
+  /** The arguments as the tool will receive them (undeclared properties removed), or why they are invalid. */
+  checkArgs(
+    name: string,
+    args: unknown,
+  ):
+    | { readonly ok: true; readonly args: Record<string, unknown> }
+    | { readonly ok: false; readonly problem: string };
   /** Runs a tool; never throws: failures come back as `ok: false` text for the model. */
   execute(
     name: string,
@@ -89,6 +96,10 @@ export interface AgentTurnInput {
   readonly handoffText: string;
   /** A system note for the model (e.g. the result of a tool the customer just confirmed). */
   readonly note?: string;
+  /** Offer the model no tools (the turn after a Confirm only reports the outcome). */
+  readonly noTools?: boolean;
+  /** This turn's own deadline, ms, when shorter than deps.deadlineMs (time already spent elsewhere). */
+  readonly deadlineMs?: number;
 }
 
 export interface AgentTurnDeps {
@@ -150,7 +161,10 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   const { tenant, settings } = input;
   const started = Date.now();
   const toolbox = deps.toolbox(tenant);
-  const tools = [HANDOFF_TOOL, ...(settings.knowledge.length > 0 ? [KNOWLEDGE_TOOL] : []), ...toolbox.specs];
+  const tools =
+    input.noTools === true
+      ? []
+      : [HANDOFF_TOOL, ...(settings.knowledge.length > 0 ? [KNOWLEDGE_TOOL] : []), ...toolbox.specs];
   const messages: ChatMessage[] = [
     { role: "system", content: buildSystemPrompt(settings, input.hints) },
     ...historyMessages(input.history, settings.historyMessages),
@@ -162,7 +176,8 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   let llmCalls = 0;
   const toolsCalled: string[] = [];
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), deps.deadlineMs);
+  const deadlineMs = Math.max(0, Math.min(deps.deadlineMs, input.deadlineMs ?? deps.deadlineMs));
+  const timer = setTimeout(() => deadline.abort(), deadlineMs);
   const finish = (outcome: AgentOutcome, replies: TurnReply[]): AgentTurnResult => {
     clearTimeout(timer);
     const costUsd =
@@ -215,10 +230,7 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     }
   } catch (error) {
     if (deadline.signal.aborted) {
-      deps.logger.warn(
-        { tenant: tenant.id, deadlineMs: deps.deadlineMs },
-        "agent turn passed its deadline: holding reply",
-      );
+      deps.logger.warn({ tenant: tenant.id, deadlineMs }, "agent turn passed its deadline: holding reply");
       return finish("holding", [{ text: settings.holdingText }]);
     }
     const status = error instanceof LlmError ? error.status : undefined;
@@ -261,13 +273,19 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       count("refused");
       return { kind: "result", text: `error: there is no tool named ${call.name}` };
     }
+    // The key hashes the arguments the tool will get: a property the schema drops cannot change it.
+    const checked = toolbox.checkArgs(call.name, args);
+    if (!checked.ok) {
+      count("error");
+      return { kind: "result", text: `error: invalid arguments: ${checked.problem}` };
+    }
     const idempotencyKey = toolbox.hasSideEffects(call.name)
       ? toolbox.idempotencyKey({
           tenantId: tenant.id,
           conversationKey: input.conversationKey,
           messageIds: input.messageIds,
           toolName: call.name,
-          args,
+          args: checked.args,
         })
       : undefined;
     if (toolbox.needsConfirm(call.name)) {
@@ -299,7 +317,7 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     }
     const outcome = await toolbox.execute(
       call.name,
-      args,
+      checked.args,
       idempotencyKey === undefined ? toolContext : { ...toolContext, idempotencyKey },
       deadline.signal,
     );

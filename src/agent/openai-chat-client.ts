@@ -98,7 +98,7 @@ export function createOpenAiChatClient(options: OpenAiChatClientOptions): LlmCli
           throw new LlmError(`connection failed: ${error.message}`, true);
         if (error instanceof OpenAI.APIError) {
           const status = error.status;
-          const retryable = status === undefined || status === 429 || status >= 500;
+          const retryable = status === undefined || status === 408 || status === 429 || status >= 500;
           throw new LlmError(`HTTP ${status ?? "?"}: ${error.message}`, retryable, status);
         }
         throw new LlmError((error as Error).message ?? String(error), false);

@@ -1,6 +1,8 @@
 import type { TenantConfig } from "../config/index.js";
 import type { Toolbox } from "./agent-turn.js";
 import {
+  type CompiledArguments,
+  compileToolArguments,
   executeHttpTool,
   type HttpToolDefinition,
   idempotencyKeyFor,
@@ -17,6 +19,9 @@ export function createTenantToolbox(tenant: TenantConfig): Toolbox {
   const { tools, problems } = parseTenantTools(tenant.settings.tools ?? [], (name) => tenant.secrets?.[name]);
   if (problems.length > 0) throw new ToolConfigError(tenant.id, problems);
   const byName = new Map<string, HttpToolDefinition>(tools.map((tool) => [tool.name, tool]));
+  const checks = new Map<string, CompiledArguments>(
+    tools.map((tool) => [tool.name, compileToolArguments(tool.parameters)]),
+  );
   return {
     specs: tools.map((tool) => ({
       name: tool.name,
@@ -27,6 +32,12 @@ export function createTenantToolbox(tenant: TenantConfig): Toolbox {
     needsConfirm: (name) => byName.get(name)?.confirm === true,
     hasSideEffects: (name) => byName.get(name)?.sideEffects === true,
     describe: (name) => byName.get(name)?.description ?? name,
+    checkArgs(name, args) {
+      const compiled = checks.get(name);
+      if (compiled === undefined || !compiled.ok)
+        return { ok: false, problem: `the tool ${name} cannot be used` };
+      return compiled.check(args);
+    },
     async execute(name, args, context, signal) {
       const tool = byName.get(name);
       if (tool === undefined) return { ok: false, text: `error: there is no tool named ${name}` };

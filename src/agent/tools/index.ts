@@ -9,7 +9,12 @@ export {
   type ToolOutcome,
 } from "./http-tool.js";
 export { type IdempotencyKeyInput, idempotencyKeyFor } from "./idempotency-key.js";
-export type { ToolParameters } from "./tool-arguments.js";
+export {
+  type ArgumentsCheck,
+  type CompiledArguments,
+  compileToolArguments,
+  type ToolParameters,
+} from "./tool-arguments.js";
 export { parseTenantTools } from "./tool-config.js";
 export {
   BUILT_IN_TOOL_NAMES,
