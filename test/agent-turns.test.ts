@@ -80,8 +80,9 @@ afterEach(async () => {
   for (const close of running.splice(0).reverse()) await close();
 });
 
-function toolHandler(effects: Set<string>) {
+function toolHandler(effects: Set<string>, onRequest?: (request: ReceivedRequest) => void) {
   return (request: ReceivedRequest, response: ServerResponse) => {
+    onRequest?.(request);
     if (request.url.startsWith("/slow")) return; // never answers
     if (request.url.startsWith("/huge")) {
       response.writeHead(200, { "content-type": "text/plain" });
@@ -110,10 +111,11 @@ async function setup(
     deadlineMs?: number;
     dailyTokenBudget?: number;
     llm?: (primary: LlmClient, url: string) => LlmClient | undefined;
+    onToolRequest?: (request: ReceivedRequest) => void;
   } = {},
 ): Promise<Setup> {
   const effects = new Set<string>();
-  const tools = await startToolServer(toolHandler(effects));
+  const tools = await startToolServer(toolHandler(effects, (request) => options.onToolRequest?.(request)));
   running.push(() => tools.close());
   const llm = createFakeLlm({ logger }, { rules: RULES });
   const llmUrl = await llm.listen();
@@ -365,6 +367,21 @@ describe.skipIf(skipWithoutRedis)(
       s.llm.setFaults({ hang: false });
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(sentTo(s)).toHaveLength(1);
+    });
+
+    it("a refund that ran before the deadline passed is named in the holding reply", async () => {
+      let llm: FakeLlm | undefined;
+      const s = await setup("agent-done-then-hang", {
+        deadlineMs: 800,
+        onToolRequest: () => llm?.setFaults({ hang: true }),
+      });
+      llm = s.llm;
+      await say(s, "please refund order A1");
+      await waitForReplies(s, 1);
+      const text = textOf(sentTo(s)[0] as never);
+      expect(text).toMatch(/I dey check am/);
+      expect(text).toMatch(/Done already: Refund an order \(orderId: A1\)/);
+      s.llm.setFaults({ hang: false });
     });
 
     it("LLM 500: the fallback provider answers", async () => {

@@ -30,6 +30,9 @@ export interface AgentResponderDeps extends Omit<AgentTurnDeps, "llm"> {
 const URGENT_INTENTS: ReadonlySet<string> = new Set(["checkout_payment", "failed_transaction"]);
 const URGENT_FOR_MS = 30 * 60_000;
 
+/** A turn that finds its tenant's agent slots full runs again after 0.5–1 s. */
+const BUSY_RETRY_MS = 500;
+
 const EXPIRED_TEXT = "That request don expire or e don already run. Abeg ask me again if you still need am.";
 const CANCELLED_TEXT = "No wahala, I no go do am. Anything else I fit help you with?";
 
@@ -66,7 +69,11 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     const token = await deps.slots.acquire(tenant.id, settings.agentConcurrency);
     if (token === undefined) {
       deps.metrics?.turns.inc({ tenant: tenant.id, outcome: "busy" });
-      throw new ResponderBusyError(`tenant ${tenant.id}: all ${settings.agentConcurrency} agent slots busy`);
+      // Spread the retries: a flood's turns must not all come back in the same instant.
+      throw new ResponderBusyError(
+        `tenant ${tenant.id}: all ${settings.agentConcurrency} agent slots busy`,
+        BUSY_RETRY_MS + Math.floor(Math.random() * BUSY_RETRY_MS),
+      );
     }
     try {
       return await run();

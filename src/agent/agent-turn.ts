@@ -178,8 +178,18 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   const deadline = new AbortController();
   const deadlineMs = Math.max(0, Math.min(deps.deadlineMs, input.deadlineMs ?? deps.deadlineMs));
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
-  const finish = (outcome: AgentOutcome, replies: TurnReply[]): AgentTurnResult => {
+  // Side-effect tools that succeeded this turn: a turn that then ends without the model's answer still
+  // tells the customer they ran, so nobody asks again (a new turn, a new key, a second effect).
+  const sideEffectsDone: string[] = [];
+  const finish = (outcome: AgentOutcome, given: TurnReply[]): AgentTurnResult => {
     clearTimeout(timer);
+    const replies =
+      sideEffectsDone.length > 0 && (outcome === "holding" || outcome === "fallback" || outcome === "budget")
+        ? given.map((reply) => ({
+            ...reply,
+            text: `${reply.text}\n✅ Done already: ${sideEffectsDone.join("; ")}.`,
+          }))
+        : given;
     const costUsd =
       (promptTokens * settings.promptCostPerMillion + completionTokens * settings.completionCostPerMillion) /
       1e6;
@@ -322,6 +332,8 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       deadline.signal,
     );
     count(outcome.ok ? "ok" : "error");
+    if (outcome.ok && idempotencyKey !== undefined)
+      sideEffectsDone.push(summarize(toolbox.describe(call.name), checked.args));
     return { kind: "result", text: outcome.text };
   }
 }

@@ -66,6 +66,13 @@ export interface Responder {
  */
 export class ResponderBusyError extends Error {
   override readonly name = "ResponderBusyError";
+  constructor(
+    message: string,
+    /** How long to wait before the turn runs again, ms. */
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -17,7 +17,7 @@ export type TurnOutcome =
   /** Coalescing: run again at `until` (ms since the epoch). */
   | { readonly kind: "postpone"; readonly until: number }
   /** Another turn of the conversation holds its lock: run again shortly. */
-  | { readonly kind: "busy" }
+  | { readonly kind: "busy"; readonly retryAfterMs?: number }
   | { readonly kind: "handled"; readonly turns: readonly HandledTurn[] };
 
 export interface HandledTurn {
@@ -68,6 +68,12 @@ function addressOf(message: InboundMessage): Pick<OutboundReply, "to" | "recipie
  */
 export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProcessorOptions = {}) {
   const maxMessages = options.maxMessages ?? 100;
+  // The newest wamids this worker showed the typing indicator for (insertion-ordered, bounded).
+  const typed = new Set<string>();
+  const rememberTyped = (wamid: string) => {
+    typed.add(wamid);
+    if (typed.size > 10_000) typed.delete(typed.values().next().value as string);
+  };
 
   // Best effort, after the turn completed: a lost history line costs context, a failed turn would cost a reply.
   const appendHistory = async (
@@ -103,7 +109,11 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     // While a human has the conversation (or it is paused) the bot stays silent; the messages still
     // go to the history, for whoever answers.
     const botAnswers = (await deps.state?.mode(job.conversationKey)) ?? "bot";
-    if (botAnswers === "bot") await deps.typing?.show(tenant, last.phoneNumberId, last.wamid);
+    // Once per message: a turn that comes back busy must not mark the message read again and again.
+    if (botAnswers === "bot" && !typed.has(last.wamid)) {
+      rememberTyped(last.wamid);
+      await deps.typing?.show(tenant, last.phoneNumberId, last.wamid);
+    }
     // Mixed turns answer the fresh messages only: the fresh answer covers the replayed ones too.
     const replies: readonly TurnReply[] =
       botAnswers !== "bot"
@@ -152,7 +162,7 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       return await runTurns(tenant, job);
     } catch (error) {
       // Nothing was completed: the same messages make the same turn on the next run.
-      if (error instanceof ResponderBusyError) return { kind: "busy" };
+      if (error instanceof ResponderBusyError) return { kind: "busy", retryAfterMs: error.retryAfterMs };
       throw error;
     }
   };

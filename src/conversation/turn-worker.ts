@@ -106,7 +106,8 @@ export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOption
       conversation: maskConversationKey(job.data.conversationKey),
     });
     if (outcome.kind === "postpone" || outcome.kind === "busy") {
-      const until = outcome.kind === "postpone" ? outcome.until : deps.now() + busyRetryMs;
+      const until =
+        outcome.kind === "postpone" ? outcome.until : deps.now() + (outcome.retryAfterMs ?? busyRetryMs);
       log.debug({ outcome: outcome.kind, delayMs: until - deps.now() }, "turn postponed");
       await job.moveToDelayed(until, token);
       throw new DelayedError();
