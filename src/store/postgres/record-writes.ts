@@ -1,0 +1,143 @@
+import type { Pool } from "pg";
+import type { DeliveryStatus } from "../../delivery/index.js";
+import { StoreUnknownConversationError } from "../errors.js";
+import type {
+  ConversationState,
+  DeliveryUpdateOutcome,
+  InboundRecord,
+  OutboundRecord,
+  RecordOutcome,
+  TurnRecord,
+} from "../ports.js";
+import type { TableNames } from "./sql-names.js";
+
+/** Statuses in the order a message goes through; `failed` is not a step but an end, handled apart. */
+const FORWARD = "ARRAY['sent', 'delivered', 'read', 'played']";
+
+/**
+ * The write side. Each write is one statement, so it is atomic without a
+ * transaction: the message insert and the conversation upsert run as CTEs,
+ * and the conversation moves only when the message is new.
+ */
+export function createRecordWrites(pool: Pool, tables: TableNames) {
+  const touchConversation = (source: string, where = "") => `
+    INSERT INTO ${tables.conversations} (conversation_key, tenant_id, customer_id, last_activity_at)
+    SELECT $2, $1, $4, at FROM ${source} ${where}
+    ON CONFLICT (conversation_key) DO UPDATE SET
+      last_activity_at = GREATEST(${tables.conversations}.last_activity_at, EXCLUDED.last_activity_at),
+      customer_id = COALESCE(${tables.conversations}.customer_id, EXCLUDED.customer_id)`;
+
+  return {
+    async recordInbound(message: InboundRecord): Promise<RecordOutcome> {
+      const result = await pool.query(
+        `WITH inserted AS (
+           INSERT INTO ${tables.messages} (tenant_id, conversation_key, direction, wamid, customer_id, type, text,
+                                           media_id, caption, meta_timestamp, at)
+           VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, $8, to_timestamp($9::double precision), $10)
+           ON CONFLICT (tenant_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
+           RETURNING at
+         ) ${touchConversation("inserted")} RETURNING 1`,
+        [
+          message.tenantId,
+          message.conversationKey,
+          message.wamid,
+          message.customerId,
+          message.type,
+          message.text ?? null,
+          message.mediaId ?? null,
+          message.caption ?? null,
+          message.metaTimestamp,
+          new Date(message.receivedAt),
+        ],
+      );
+      return result.rowCount === 1 ? "recorded" : "duplicate";
+    },
+
+    async recordOutbound(reply: OutboundRecord): Promise<RecordOutcome> {
+      const result = await pool.query<{ inserted: boolean }>(
+        `WITH upserted AS (
+           INSERT INTO ${tables.messages} (tenant_id, conversation_key, direction, wamid, customer_id, turn_id, part,
+                                           type, text, body, at)
+           VALUES ($1, $2, 'outbound', $3, $4, $5, $6, $7, $8, $9::jsonb, $10)
+           ON CONFLICT (turn_id, part) WHERE direction = 'outbound'
+           DO UPDATE SET wamid = COALESCE(${tables.messages}.wamid, EXCLUDED.wamid)
+           RETURNING (xmax = 0) AS inserted, at
+         ), touched AS (${touchConversation("upserted", "WHERE inserted")})
+         SELECT inserted FROM upserted`,
+        [
+          reply.tenantId,
+          reply.conversationKey,
+          reply.wamid ?? null,
+          reply.customerId ?? null,
+          reply.turnId,
+          reply.part,
+          reply.type,
+          reply.text ?? null,
+          reply.body === undefined ? null : JSON.stringify(reply.body),
+          new Date(reply.queuedAt),
+        ],
+      );
+      return result.rows[0]?.inserted === true ? "recorded" : "duplicate";
+    },
+
+    async updateDelivery(
+      tenantId: string,
+      wamid: string,
+      status: DeliveryStatus,
+      at: number,
+      error?: { readonly code: number; readonly title: string },
+    ): Promise<DeliveryUpdateOutcome> {
+      const result = await pool.query(
+        `INSERT INTO ${tables.deliveries} AS d (tenant_id, wamid, status, status_at, error_code, error_title)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (tenant_id, wamid) DO UPDATE SET
+           status = EXCLUDED.status, status_at = EXCLUDED.status_at,
+           error_code = EXCLUDED.error_code, error_title = EXCLUDED.error_title, updated_at = now()
+         WHERE d.status <> 'failed' AND CASE
+           WHEN EXCLUDED.status = 'failed' THEN d.status IN ('sent', 'delivered')
+           ELSE array_position(${FORWARD}, EXCLUDED.status) > array_position(${FORWARD}, d.status)
+         END
+         RETURNING 1`,
+        [
+          tenantId,
+          wamid,
+          status,
+          new Date(at),
+          status === "failed" ? (error?.code ?? null) : null,
+          status === "failed" ? (error?.title ?? null) : null,
+        ],
+      );
+      return result.rowCount === 1 ? "applied" : "stale_ignored";
+    },
+
+    async setConversationState(conversationKey: string, state: ConversationState): Promise<void> {
+      const result = await pool.query(
+        `UPDATE ${tables.conversations} SET mode = $2, assigned_agent = $3 WHERE conversation_key = $1`,
+        [conversationKey, state.mode, state.assignedAgent ?? null],
+      );
+      if (result.rowCount === 0) throw new StoreUnknownConversationError();
+    },
+
+    async recordTurn(turn: TurnRecord): Promise<RecordOutcome> {
+      const result = await pool.query(
+        `INSERT INTO ${tables.turns} (turn_id, tenant_id, conversation_key, decision, agent_outcome, prompt_tokens,
+                                      completion_tokens, cost_usd, tools, at)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (turn_id) DO NOTHING`,
+        [
+          turn.turnId,
+          turn.tenantId,
+          turn.conversationKey,
+          JSON.stringify(turn.decision),
+          turn.agent?.outcome ?? null,
+          turn.agent?.promptTokens ?? null,
+          turn.agent?.completionTokens ?? null,
+          turn.agent?.costUsd ?? null,
+          turn.agent === undefined ? null : [...turn.agent.tools],
+          new Date(turn.at),
+        ],
+      );
+      return result.rowCount === 1 ? "recorded" : "duplicate";
+    },
+  };
+}

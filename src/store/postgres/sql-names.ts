@@ -1,0 +1,18 @@
+/** Quotes a PostgreSQL identifier (the schema name comes from configuration or a test). */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Fully qualified table names of one store schema. */
+export function tableNames(schema: string) {
+  const q = quoteIdentifier(schema);
+  return {
+    conversations: `${q}.conversations`,
+    messages: `${q}.messages`,
+    deliveries: `${q}.deliveries`,
+    turns: `${q}.turns`,
+    migrations: `${q}.schema_migrations`,
+  } as const;
+}
+
+export type TableNames = ReturnType<typeof tableNames>;

@@ -1,0 +1,315 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import type { InboundRecord, MessageStore, OutboundRecord, Page } from "../../src/store/index.js";
+
+function nextOf(page: Page<unknown>): string {
+  if (page.next === undefined) throw new Error("expected another page");
+  return page.next;
+}
+
+/**
+ * The behaviour every `MessageStore` adapter must have (PostgreSQL today,
+ * SQLite next). `open` gives a fresh, empty, migrated store per test.
+ */
+export function describeMessageStoreContract(name: string, open: () => Promise<MessageStore>): void {
+  const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
+  const key = (tenant: string, customer: string) => `${tenant}:106540352242922:${customer}`;
+  const inbound = (over: Partial<InboundRecord> & { wamid: string }): InboundRecord => ({
+    tenantId: "acme",
+    conversationKey: key("acme", "2348012345678"),
+    customerId: "2348012345678",
+    type: "text",
+    text: "hello",
+    metaTimestamp: Math.floor(T0 / 1000),
+    receivedAt: T0,
+    ...over,
+  });
+  const outbound = (over: Partial<OutboundRecord> & { turnId: string }): OutboundRecord => ({
+    tenantId: "acme",
+    conversationKey: key("acme", "2348012345678"),
+    part: 0,
+    type: "text",
+    text: "welcome",
+    body: { type: "text", text: { body: "welcome" } },
+    queuedAt: T0 + 1_000,
+    ...over,
+  });
+
+  describe(`MessageStore contract: ${name}`, () => {
+    let store: MessageStore;
+    beforeEach(async () => {
+      store = await open();
+    });
+
+    it("records an inbound message once per (tenant, wamid)", async () => {
+      const message = inbound({ wamid: "wamid.in1", mediaId: "media-1", caption: "receipt", type: "image" });
+      expect(await store.recordInbound(message)).toBe("recorded");
+      expect(await store.recordInbound({ ...message, text: "changed" })).toBe("duplicate");
+      // Another tenant may carry the same wamid.
+      expect(
+        await store.recordInbound({
+          ...message,
+          tenantId: "other",
+          conversationKey: key("other", "2348012345678"),
+        }),
+      ).toBe("recorded");
+      const page = await store.messagesOf(message.conversationKey, { limit: 10 });
+      expect(page.items).toEqual([
+        {
+          direction: "inbound",
+          tenantId: "acme",
+          conversationKey: message.conversationKey,
+          wamid: "wamid.in1",
+          customerId: "2348012345678",
+          type: "image",
+          text: "hello",
+          mediaId: "media-1",
+          caption: "receipt",
+          metaTimestamp: Math.floor(T0 / 1000),
+          at: T0,
+        },
+      ]);
+      expect(page.next).toBeUndefined();
+    });
+
+    it("records an outbound part once per (turnId, part) and fills in its wamid later", async () => {
+      await store.recordInbound(inbound({ wamid: "wamid.in1" }));
+      const reply = outbound({ turnId: "turn-1" });
+      expect(await store.recordOutbound(reply)).toBe("recorded");
+      expect(await store.recordOutbound(reply)).toBe("duplicate");
+      expect(await store.recordOutbound({ ...reply, wamid: "wamid.out1" })).toBe("duplicate");
+      expect(await store.recordOutbound({ ...reply, part: 1, text: "second" })).toBe("recorded");
+      const { items } = await store.messagesOf(reply.conversationKey, { limit: 10 });
+      // Same queue time: the part recorded later is the newer.
+      expect(items.map((m) => [m.direction, m.turnId, m.part, m.wamid])).toEqual([
+        ["outbound", "turn-1", 1, undefined],
+        ["outbound", "turn-1", 0, "wamid.out1"],
+        ["inbound", undefined, undefined, "wamid.in1"],
+      ]);
+      expect(items[1]?.body).toEqual({ type: "text", text: { body: "welcome" } });
+    });
+
+    it("moves delivery status forward only; failed keeps Meta's error and is final", async () => {
+      await store.recordOutbound(outbound({ turnId: "turn-1", wamid: "wamid.a" }));
+      await store.recordOutbound(outbound({ turnId: "turn-1", part: 1, wamid: "wamid.b" }));
+      expect(await store.updateDelivery("acme", "wamid.a", "read", T0 + 3_000)).toBe("applied");
+      expect(await store.updateDelivery("acme", "wamid.a", "delivered", T0 + 2_000)).toBe("stale_ignored");
+      expect(
+        await store.updateDelivery("acme", "wamid.a", "failed", T0 + 4_000, { code: 1, title: "x" }),
+      ).toBe("stale_ignored");
+      expect(await store.updateDelivery("acme", "wamid.b", "sent", T0 + 2_000)).toBe("applied");
+      const error = { code: 131047, title: "Re-engagement message" };
+      expect(await store.updateDelivery("acme", "wamid.b", "failed", T0 + 3_000, error)).toBe("applied");
+      expect(await store.updateDelivery("acme", "wamid.b", "delivered", T0 + 4_000)).toBe("stale_ignored");
+      // A status for another tenant's message with the same wamid changes nothing here.
+      await store.updateDelivery("other", "wamid.a", "sent", T0 + 5_000);
+      const { items } = await store.messagesOf(key("acme", "2348012345678"), { limit: 10 });
+      const byWamid = new Map(items.map((m) => [m.wamid, m.delivery]));
+      expect(byWamid.get("wamid.a")).toEqual({ status: "read", at: T0 + 3_000 });
+      expect(byWamid.get("wamid.b")).toEqual({
+        status: "failed",
+        at: T0 + 3_000,
+        errorCode: 131047,
+        errorTitle: "Re-engagement message",
+      });
+    });
+
+    it("keeps a status that arrives before its message is recorded with a wamid", async () => {
+      expect(await store.updateDelivery("acme", "wamid.early", "delivered", T0 + 2_000)).toBe("applied");
+      await store.recordOutbound(outbound({ turnId: "turn-1", wamid: "wamid.early" }));
+      const { items } = await store.messagesOf(key("acme", "2348012345678"), { limit: 1 });
+      expect(items[0]?.delivery).toEqual({ status: "delivered", at: T0 + 2_000 });
+    });
+
+    it("lists conversations by last activity, pages with `before`, shows the latest preview and state", async () => {
+      for (let i = 0; i < 5; i += 1) {
+        await store.recordInbound(
+          inbound({
+            wamid: `wamid.c${i}`,
+            customerId: `23480000000${i}`,
+            conversationKey: key("acme", `23480000000${i}`),
+            receivedAt: T0 + i * 1_000,
+            text: `message ${i}`,
+          }),
+        );
+      }
+      // Conversation 1 gets a reply later than everything else: it moves to the top, with the reply as preview.
+      await store.recordOutbound(
+        outbound({
+          turnId: "turn-c1",
+          conversationKey: key("acme", "234800000001"),
+          queuedAt: T0 + 10_000,
+          text: "x".repeat(300),
+        }),
+      );
+      await store.setConversationState(key("acme", "234800000001"), { mode: "human", assignedAgent: "ada" });
+      // An older message arriving late moves nothing.
+      await store.recordInbound(
+        inbound({
+          wamid: "wamid.late",
+          customerId: "234800000004",
+          conversationKey: key("acme", "234800000004"),
+          receivedAt: T0 - 60_000,
+        }),
+      );
+      await store.recordInbound(
+        inbound({ wamid: "wamid.o", tenantId: "other", conversationKey: key("other", "1") }),
+      );
+
+      const first = await store.listConversations("acme", { limit: 2 });
+      expect(first.items.map((c) => c.customerId)).toEqual(["234800000001", "234800000004"]);
+      expect(first.items[0]).toMatchObject({
+        mode: "human",
+        assignedAgent: "ada",
+        lastActivityAt: T0 + 10_000,
+        lastMessage: { direction: "outbound", type: "text", at: T0 + 10_000 },
+      });
+      expect(first.items[0]?.lastMessage?.preview).toHaveLength(120);
+      expect(first.items[1]).toMatchObject({
+        mode: "bot",
+        lastMessage: { preview: "message 4", at: T0 + 4_000 },
+      });
+      expect(first.items[1]?.assignedAgent).toBeUndefined();
+      const second = await store.listConversations("acme", { limit: 2, before: nextOf(first) });
+      expect(second.items.map((c) => c.customerId)).toEqual(["234800000003", "234800000002"]);
+      const third = await store.listConversations("acme", { limit: 2, before: nextOf(second) });
+      expect(third.items.map((c) => c.customerId)).toEqual(["234800000000"]);
+      expect(third.next).toBeUndefined();
+    });
+
+    it("refuses state for an unknown conversation and a forged cursor", async () => {
+      await expect(store.setConversationState("acme:1:nobody", { mode: "human" })).rejects.toMatchObject({
+        code: "SS_STORE_UNKNOWN_CONVERSATION",
+      });
+      await expect(store.listConversations("acme", { limit: 2, before: "nonsense" })).rejects.toMatchObject({
+        code: "SS_STORE_INVALID_CURSOR",
+      });
+      await expect(store.messagesOf("acme:1:x", { limit: 0 })).rejects.toMatchObject({
+        code: "SS_STORE_INVALID_CURSOR",
+      });
+    });
+
+    it("pages a conversation newest first across inbound and outbound, ties included", async () => {
+      const conversation = key("acme", "2348012345678");
+      // Same millisecond for several rows: paging must neither skip nor repeat them.
+      for (let i = 0; i < 4; i += 1)
+        await store.recordInbound(inbound({ wamid: `wamid.m${i}`, receivedAt: T0 + 1_000, text: `in ${i}` }));
+      for (let i = 0; i < 3; i += 1)
+        await store.recordOutbound(
+          outbound({ turnId: "turn-m", part: i, queuedAt: T0 + 2_000 + i, text: `out ${i}` }),
+        );
+      await store.recordInbound(inbound({ wamid: "wamid.first", receivedAt: T0, text: "first" }));
+      const seen: string[] = [];
+      let before: string | undefined;
+      do {
+        const page = await store.messagesOf(
+          conversation,
+          before === undefined ? { limit: 3 } : { limit: 3, before },
+        );
+        seen.push(...page.items.map((m) => m.text ?? ""));
+        before = page.next;
+      } while (before !== undefined);
+      expect(seen).toEqual(["out 2", "out 1", "out 0", "in 3", "in 2", "in 1", "in 0", "first"]);
+    });
+
+    it("finds conversations by customer id prefix, within the tenant, with no wildcards", async () => {
+      const customers = ["2348012345678", "2348019999999", "2347011111111", "NG.3318264059917364520"];
+      for (const [i, customer] of customers.entries()) {
+        await store.recordInbound(
+          inbound({
+            wamid: `wamid.s${i}`,
+            customerId: customer,
+            conversationKey: key("acme", customer),
+            receivedAt: T0 + i,
+          }),
+        );
+      }
+      await store.recordInbound(
+        inbound({
+          wamid: "wamid.x",
+          tenantId: "other",
+          customerId: "2348012345678",
+          conversationKey: key("other", "2348012345678"),
+        }),
+      );
+      const found = await store.searchByCustomer("acme", "234801", 10);
+      expect(found.map((c) => c.customerId)).toEqual(["2348019999999", "2348012345678"]);
+      expect((await store.searchByCustomer("acme", "NG.", 10)).map((c) => c.customerId)).toEqual([
+        "NG.3318264059917364520",
+      ]);
+      expect(await store.searchByCustomer("acme", "%", 10)).toEqual([]);
+      expect(await store.searchByCustomer("acme", "234", 1)).toHaveLength(1);
+    });
+
+    it("records a turn once, with its decision and agent usage", async () => {
+      const turn = {
+        turnId: "turn-t",
+        tenantId: "acme",
+        conversationKey: key("acme", "2348012345678"),
+        decision: { intent: "failed_transfer", confidence: 0.42, resolved: false, tier: "agent" },
+        agent: {
+          outcome: "answered",
+          promptTokens: 812,
+          completionTokens: 64,
+          costUsd: 0.0012,
+          tools: ["get_transfer"],
+        },
+        at: T0,
+      };
+      expect(await store.recordTurn(turn)).toBe("recorded");
+      expect(await store.recordTurn(turn)).toBe("duplicate");
+      expect(await store.recordTurn({ ...turn, turnId: "turn-r", agent: undefined })).toBe("recorded");
+    });
+
+    it("purges only the tenant's rows older than the cutoff and counts them", async () => {
+      const old = T0 - 100 * 86_400_000;
+      const oldKey = key("acme", "111");
+      await store.recordInbound(
+        inbound({ wamid: "wamid.old", customerId: "111", conversationKey: oldKey, receivedAt: old }),
+      );
+      await store.recordOutbound(
+        outbound({ turnId: "turn-old", conversationKey: oldKey, queuedAt: old + 1, wamid: "wamid.oldout" }),
+      );
+      await store.updateDelivery("acme", "wamid.oldout", "read", old + 2);
+      await store.recordTurn({
+        turnId: "turn-old",
+        tenantId: "acme",
+        conversationKey: oldKey,
+        decision: { intent: "greeting", confidence: 1, resolved: true, tier: "rules" },
+        at: old + 1,
+      });
+      // A live conversation with one old message and one recent.
+      await store.recordInbound(inbound({ wamid: "wamid.liveold", receivedAt: old }));
+      await store.recordInbound(inbound({ wamid: "wamid.live", receivedAt: T0 }));
+      // Another tenant's old rows stay.
+      await store.recordInbound(
+        inbound({
+          wamid: "wamid.other",
+          tenantId: "other",
+          conversationKey: key("other", "111"),
+          receivedAt: old,
+        }),
+      );
+
+      const cutoff = T0 - 90 * 86_400_000;
+      expect(await store.purgeOlderThan("acme", cutoff)).toEqual({
+        messages: 3,
+        deliveries: 1,
+        turns: 1,
+        conversations: 1,
+      });
+      expect(
+        (await store.listConversations("acme", { limit: 10 })).items.map((c) => c.conversationKey),
+      ).toEqual([key("acme", "2348012345678")]);
+      expect(
+        (await store.messagesOf(key("acme", "2348012345678"), { limit: 10 })).items.map((m) => m.wamid),
+      ).toEqual(["wamid.live"]);
+      expect((await store.listConversations("other", { limit: 10 })).items).toHaveLength(1);
+      expect(await store.purgeOlderThan("acme", cutoff)).toEqual({
+        messages: 0,
+        deliveries: 0,
+        turns: 0,
+        conversations: 0,
+      });
+    });
+  });
+}
