@@ -21,7 +21,7 @@ import { eventually } from "./support/eventually.js";
 import { skipWithoutRedis } from "./support/redis.js";
 import { type ReceivedRequest, startToolServer, type ToolServer } from "./support/tool-server.js";
 import { createTurnHarness, type TurnHarness } from "./support/turn-harness.js";
-import { escapeNonAscii, textWebhook } from "./support/webhook-builder.js";
+import { buttonReplyWebhook, textWebhook } from "./support/webhook-builder.js";
 
 const ME = "2348011112222";
 const OTHER = "2348099999999";
@@ -200,34 +200,14 @@ async function say(s: Setup, text: string, from = ME): Promise<void> {
 
 async function tap(s: Setup, id: string, title: string, from = ME): Promise<void> {
   seq += 1;
-  const body = {
-    object: "whatsapp_business_account",
-    entry: [
-      {
-        id: "114098765432109",
-        changes: [
-          {
-            field: "messages",
-            value: {
-              messaging_product: "whatsapp",
-              metadata: { display_phone_number: "2349012345678", phone_number_id: "106540352242922" },
-              contacts: [{ profile: { name: "Customer" }, wa_id: from }],
-              messages: [
-                {
-                  from,
-                  id: `wamid.tap.${Date.now()}.${seq}`,
-                  timestamp: String(Math.floor(Date.now() / 1000)),
-                  type: "interactive",
-                  interactive: { type: "button_reply", button_reply: { id, title } },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    ],
-  };
-  expect((await s.h.ingress.post(Buffer.from(escapeNonAscii(JSON.stringify(body))))).statusCode).toBe(200);
+  const body = buttonReplyWebhook({
+    wamid: `wamid.tap.${Date.now()}.${seq}`,
+    from,
+    timestamp: Math.floor(Date.now() / 1000),
+    id,
+    title,
+  });
+  expect((await s.h.ingress.post(body)).statusCode).toBe(200);
 }
 
 const sentTo = (s: Setup, to = ME) => s.h.fake.fake.messages({ to });

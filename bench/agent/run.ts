@@ -35,6 +35,7 @@ import {
   splitCorpus,
 } from "../../src/router/index.js";
 import { startWorker } from "../../src/start-worker.js";
+import { deletePrefix } from "../e2e/delete-prefix.js";
 import { buildTextWebhook } from "../ingress/webhook-body.js";
 
 const { values } = parseArgs({
@@ -261,12 +262,7 @@ async function run(classifier: boolean, messages: readonly EvalExample[]) {
   await llm.close();
   await graph.close();
   const redis = new Redis(values.redis);
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== "0");
+  await deletePrefix(redis, prefix);
   redis.disconnect();
   return result;
 }

@@ -20,6 +20,7 @@ import { createFakeGraphApi } from "../../src/dev/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { buildTextWebhook } from "../ingress/webhook-body.js";
+import { deletePrefix } from "./delete-prefix.js";
 import { type SharpsharpProcess, startProcess } from "./processes.js";
 
 const { values } = parseArgs({
@@ -56,15 +57,6 @@ interface RunResult {
   readonly p99: number;
   readonly max: number;
   readonly peakRssMiB: Record<string, number>;
-}
-
-async function deletePrefix(redis: Redis, prefix: string) {
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 5000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== "0");
 }
 
 async function runOnce(rate: number, durationSec: number, coalesce: boolean): Promise<RunResult> {

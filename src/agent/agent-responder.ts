@@ -12,7 +12,7 @@ import {
 import type { IntentRouter, RouterMetrics } from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import { type AgentSettings, resolveAgentSettings } from "./agent-settings.js";
-import { type AgentTurnDeps, type AgentTurnResult, runAgentTurn } from "./agent-turn.js";
+import { type AgentTurnDeps, type AgentTurnInput, type AgentTurnResult, runAgentTurn } from "./agent-turn.js";
 import type { LlmClient } from "./llm-port.js";
 import { CANCEL_PREFIX, CONFIRM_PREFIX } from "./pending-actions.js";
 import type { TenantSlots } from "./tenant-slots.js";
@@ -111,16 +111,22 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     }
   };
 
+  /**
+   * One agent turn inside one of the tenant's slots. `prepare` runs inside the
+   * slot first (the confirm path runs its tool there) and adds to the turn's
+   * input.
+   */
   const agentTurn = async (
     turn: TurnInput,
     settings: [ResponderSettings, AgentSettings],
     llm: LlmClient,
     customerId: string,
-    extra: { hints?: NonNullable<ReturnType<typeof routeAndCount>["decision"]>; note?: string },
+    prepare: () => Promise<Partial<AgentTurnInput>>,
   ): Promise<readonly TurnReply[]> => {
     const [responder, agent] = settings;
-    const result = await withSlot(turn.tenant, agent, async () =>
-      runAgentTurn(
+    const result = await withSlot(turn.tenant, agent, async () => {
+      const extra = await prepare();
+      return runAgentTurn(
         {
           tenant: turn.tenant,
           settings: agent,
@@ -133,8 +139,8 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
           ...extra,
         },
         { ...deps, llm },
-      ),
-    );
+      );
+    });
     await record(turn.conversationKey, result);
     return result.replies;
   };
@@ -153,7 +159,7 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     replyId: string,
     customerId: string | undefined,
   ): Promise<readonly TurnReply[]> => {
-    const [responder, agent] = settings;
+    const [responder] = settings;
     const confirming = replyId.startsWith(CONFIRM_PREFIX);
     const id = replyId.slice((confirming ? CONFIRM_PREFIX : CANCEL_PREFIX).length);
     const claim = await deps.pending.claim(turn.conversationKey, id, tap.wamid);
@@ -162,7 +168,7 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     const llm = deps.llm;
     if (llm === undefined || customerId === undefined) return [responder.fallback];
     const action = claim.action;
-    const result = await withSlot(turn.tenant, agent, async () => {
+    return agentTurn(turn, settings, llm, customerId, async () => {
       const started = Date.now();
       const outcome = await deps
         .toolbox(turn.tenant)
@@ -177,27 +183,14 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
         tool: action.toolName,
         result: outcome.ok ? "ok" : "error",
       });
-      return runAgentTurn(
-        {
-          tenant: turn.tenant,
-          settings: agent,
-          conversationKey: turn.conversationKey,
-          customerId,
-          messageIds: turn.messages.map((message) => message.wamid),
-          text: turnText(turn.messages),
-          history: await deps.state.recent(turn.conversationKey, agent.historyMessages),
-          handoffText: responder.replies.talk_to_human?.text ?? responder.fallback.text,
-          note:
-            `The customer tapped Confirm for: ${action.summary}. The tool ${action.toolName} ran and returned: ` +
-            `${outcome.text.slice(0, 2000)}. Tell the customer the outcome in one or two sentences, in their language.`,
-          noTools: true,
-          deadlineMs: deps.deadlineMs - (Date.now() - started),
-        },
-        { ...deps, llm },
-      );
+      return {
+        note:
+          `The customer tapped Confirm for: ${action.summary}. The tool ${action.toolName} ran and returned: ` +
+          `${outcome.text.slice(0, 2000)}. Tell the customer the outcome in one or two sentences, in their language.`,
+        noTools: true,
+        deadlineMs: deps.deadlineMs - (Date.now() - started),
+      };
     });
-    await record(turn.conversationKey, result);
-    return result.replies;
   };
 
   return {
@@ -221,11 +214,7 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
       if (routed.tier !== "fallback") return [routed.reply];
       if (deps.llm === undefined || customerId === undefined || turnText(turn.messages) === "")
         return [responder.fallback];
-      return agentTurn(
-        turn,
-        settings,
-        deps.llm,
-        customerId,
+      return agentTurn(turn, settings, deps.llm, customerId, async () =>
         routed.decision === undefined ? {} : { hints: routed.decision },
       );
     },

@@ -1,6 +1,6 @@
+import { createSeededRandom } from "../shared/index.js";
 import type { LabelledExample } from "./corpus.js";
 import { NEEDS_AGENT } from "./intents.js";
-import { seededRandom } from "./seeded-random.js";
 
 // Intents that carry a request of their own; greetings and thanks attach to any request without making it two.
 const EXCLUDED = new Set(["greeting", "thanks_goodbye", "out_of_scope", "talk_to_human", NEEDS_AGENT]);
@@ -31,7 +31,7 @@ export function multiRequestExamples(
 ): LabelledExample[] {
   const pool = train.filter((example) => !EXCLUDED.has(example.label) && example.text.length <= 120);
   if (pool.length < 2) return [];
-  const random = seededRandom(seed);
+  const random = createSeededRandom(seed);
   const pick = () => pool[Math.floor(random() * pool.length)] as LabelledExample;
   const out: LabelledExample[] = [];
   for (let attempt = 0; out.length < count && attempt < count * 10; attempt += 1) {

@@ -1,10 +1,10 @@
+import { createSeededRandom } from "../shared/index.js";
 import type { LabelledExample } from "./corpus.js";
 import { extractFeatures } from "./features.js";
 import { NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
 import type { Lexicon } from "./lexicon.js";
 import { createRouterModel, type RouterModel } from "./model.js";
 import { normalizeMessage } from "./normalize.js";
-import { seededRandom } from "./seeded-random.js";
 
 /** Training settings; the defaults were chosen on the validation split (bench/RESULTS.md). */
 export interface TrainOptions {
@@ -73,7 +73,7 @@ export function trainModel(
   const bias = new Float32Array(classes);
   const squaredWeights = new Float64Array(weights.length);
   const squaredBias = new Float64Array(classes);
-  const random = seededRandom(options.seed);
+  const random = createSeededRandom(options.seed);
   const order = examples.map((_, index) => index);
   const scores = new Float64Array(classes);
   for (let epoch = 0; epoch < options.epochs; epoch += 1) {

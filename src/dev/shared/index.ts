@@ -1,2 +1,2 @@
+export { createSeededRandom } from "../../shared/index.js";
 export { closeUnusedConnectionsOnClose } from "./connection-tracker.js";
-export { createSeededRandom } from "./seeded-random.js";

@@ -1,6 +1,7 @@
 /**
- * A small deterministic random source (mulberry32) in [0, 1), for tests
- * and runs that must roll the same faults every time.
+ * A small deterministic random source (mulberry32) in [0, 1): the fakes roll
+ * the same faults every run, and router training shuffles the same way (same
+ * data, same model).
  */
 export function createSeededRandom(seed: number): () => number {
   let state = seed >>> 0;

@@ -1,0 +1,1 @@
+export { createSeededRandom } from "./seeded-random.js";
