@@ -9,6 +9,7 @@ import { ingressErrorCatalog } from "./ingress/index.js";
 import { mainErrorCatalog } from "./main.js";
 import { outboundErrorCatalog } from "./outbound/index.js";
 import { queueErrorCatalog } from "./queue/index.js";
+import { sqliteErrorCatalog } from "./sqlite/index.js";
 import { storeErrorCatalog } from "./store/index.js";
 import { graphApiErrorCatalog, whatsappErrorCatalog } from "./whatsapp/index.js";
 
@@ -24,6 +25,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   agentToolErrorCatalog,
   agentErrorCatalog,
   storeErrorCatalog,
+  sqliteErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

@@ -1,0 +1,8 @@
+export { SqliteUnavailableError, sqliteErrorCatalog } from "./errors.js";
+export {
+  explainSqliteError,
+  isSqliteWriteFailure,
+  type OpenSqliteOptions,
+  openSqliteDatabase,
+  type SqliteDatabase,
+} from "./open-sqlite.js";
