@@ -1,5 +1,6 @@
 export { SqliteUnavailableError, sqliteErrorCatalog } from "./errors.js";
 export {
+  commitDurably,
   explainSqliteError,
   isSqliteWriteFailure,
   type OpenSqliteOptions,

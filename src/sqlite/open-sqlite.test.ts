@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SqliteUnavailableError } from "./errors.js";
-import { openSqliteDatabase } from "./open-sqlite.js";
+import { commitDurably, openSqliteDatabase } from "./open-sqlite.js";
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -20,11 +20,26 @@ afterEach(() => {
 const isRoot = process.getuid?.() === 0;
 
 describe("openSqliteDatabase", () => {
-  it("creates the directory and opens the file in WAL mode with full sync", () => {
+  it("creates the directory and opens the file in WAL mode; durable commits sync fully, then return to normal", () => {
     const dir = join(freshDir(), "nested", "data");
     const db = openSqliteDatabase({ dataDir: dir });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    expect(db.pragma("synchronous", { simple: true })).toBe(1);
+    db.exec("CREATE TABLE t (v TEXT)");
+    const seen = commitDurably(db, () => {
+      db.prepare("INSERT INTO t VALUES ('a')").run();
+      return db.pragma("synchronous", { simple: true });
+    });
+    expect(seen).toBe(2);
+    expect(db.pragma("synchronous", { simple: true })).toBe(1);
+    expect(() =>
+      commitDurably(db, () => {
+        db.prepare("INSERT INTO t VALUES ('b')").run();
+        throw new Error("rolled back");
+      }),
+    ).toThrow("rolled back");
+    expect(db.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: 1 });
+    expect(db.pragma("synchronous", { simple: true })).toBe(1);
     db.close();
   });
 

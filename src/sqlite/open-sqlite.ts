@@ -32,8 +32,9 @@ export function explainSqliteError(error: unknown, path: string): string {
 
 /**
  * Opens (creating it if needed) the embedded database: WAL journal with
- * synchronous=FULL, so a transaction that returned is on disk even after a
- * power cut; one connection for the whole process. Fails fast with
+ * synchronous=NORMAL, so every commit survives the process dying (kill -9);
+ * commits that must also survive a power cut go through `commitDurably`.
+ * One connection for the whole process. Fails fast with
  * SqliteUnavailableError when the directory or file cannot be written or
  * another process holds the file.
  */
@@ -53,7 +54,7 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
   try {
     db = new Database(path, { timeout: 500 });
     db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
+    db.pragma("synchronous = NORMAL");
     if (options.exclusive ?? true) db.pragma("locking_mode = EXCLUSIVE");
     // A write, so a read-only file, a full disk or another owner shows now, not on the first webhook.
     db.exec("CREATE TABLE IF NOT EXISTS ss_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
@@ -69,4 +70,19 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
 export function isSqliteWriteFailure(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code ?? "";
   return /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|CORRUPT|NOTADB)/.test(code);
+}
+
+/**
+ * Runs `work` as one transaction synced to disk before it returns
+ * (synchronous=FULL for this commit). The WAL is written in order, so the
+ * sync also makes every earlier commit durable: the ingress's acknowledged
+ * messages and the sender's "sent" marks use it, everything else does not pay for it.
+ */
+export function commitDurably<T>(db: SqliteDatabase, work: () => T): T {
+  db.pragma("synchronous = FULL");
+  try {
+    return db.transaction(work)();
+  } finally {
+    db.pragma("synchronous = NORMAL");
+  }
 }
