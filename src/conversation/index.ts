@@ -46,6 +46,11 @@ export {
 export { replyBody } from "./reply-body.js";
 export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 export { turnIdFor } from "./turn-id.js";
+export {
+  createTurnJobHandler,
+  type TurnHandlerDeps,
+  type TurnHandlerOptions,
+} from "./turn-job-handler.js";
 export { createTurnMetrics, type TurnMetrics } from "./turn-metrics.js";
 export {
   createTurnWorker,

@@ -1,46 +1,23 @@
-import { DelayedError, type Job, Worker } from "bullmq";
+import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import type { TenantConfig } from "../config/index.js";
-import type { Logger } from "../observability/index.js";
-import { maskConversationKey } from "../observability/index.js";
-import type { OutboundQueue } from "../outbound/index.js";
-import { type ConversationInbox, QUEUE_NAMES, type TurnJob } from "../queue/index.js";
+import { QUEUE_NAMES, type TurnJob } from "../queue/index.js";
 import { createRedisConversationLock } from "./conversation-lock.js";
-import type { ConversationStateStore } from "./conversation-state.js";
-import type { Responder, TypingIndicator } from "./ports.js";
-import { createTurnProcessor, type TurnOutcome } from "./process-turn.js";
-import type { TurnMetrics } from "./turn-metrics.js";
+import { createTurnJobHandler, type TurnHandlerDeps, type TurnHandlerOptions } from "./turn-job-handler.js";
 
 /** What the turn worker is given. */
-export interface TurnWorkerDeps {
+export interface TurnWorkerDeps extends Omit<TurnHandlerDeps, "lock"> {
   /** A client for BullMQ (`maxRetriesPerRequest: null`); owned by the caller. */
   readonly redis: Redis;
   /** REDIS_PREFIX: the same as the ingress's, so the worker sees its `turns` queue. */
   readonly prefix: string;
-  readonly inbox: ConversationInbox;
-  readonly outbound: OutboundQueue;
-  readonly responder: Responder;
-  readonly tenants: readonly TenantConfig[];
-  readonly logger: Logger;
-  readonly metrics?: TurnMetrics;
-  /** Mark-as-read with the typing indicator at the start of each turn; optional. */
-  readonly typing?: TypingIndicator;
-  /** Conversation mode and recent history; optional. */
-  readonly state?: ConversationStateStore;
-  /** ms since the epoch. */
-  readonly now: () => number;
 }
 
 /** How the turn worker runs; every field has a default. */
-export interface TurnWorkerOptions {
+export interface TurnWorkerOptions extends TurnHandlerOptions {
   /** Turns in flight in this process (different conversations); default 16. */
   readonly concurrency?: number;
   /** Conversation lock lease, ms; longer than any turn takes. Default 30,000. */
   readonly lockTtlMs?: number;
-  /** How long a turn that finds its conversation locked waits before trying again, ms; default 250. */
-  readonly busyRetryMs?: number;
-  /** Most messages handled as one turn; default 100. */
-  readonly maxMessagesPerTurn?: number;
   /** How often BullMQ looks for turns whose worker died, ms; default BullMQ's 30,000. */
   readonly stalledIntervalMs?: number;
 }
@@ -64,59 +41,17 @@ export interface TurnWorker {
  * still be sending; the lock keeps that second run waiting.
  */
 export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOptions = {}): TurnWorker {
-  const byId = new Map(deps.tenants.map((tenant) => [tenant.id, tenant]));
-  const busyRetryMs = options.busyRetryMs ?? 250;
-  const processTurn = createTurnProcessor(
+  const run = createTurnJobHandler(
     {
-      inbox: deps.inbox,
-      outbound: deps.outbound,
-      responder: deps.responder,
-      tenant: (id) => byId.get(id),
+      ...deps,
       lock: createRedisConversationLock({
         redis: deps.redis,
         prefix: deps.prefix,
         ...(options.lockTtlMs === undefined ? {} : { ttlMs: options.lockTtlMs }),
       }),
-      ...(deps.typing === undefined ? {} : { typing: deps.typing }),
-      ...(deps.state === undefined ? {} : { state: deps.state }),
-      logger: deps.logger,
-      now: deps.now,
     },
-    options.maxMessagesPerTurn === undefined ? {} : { maxMessages: options.maxMessagesPerTurn },
+    options,
   );
-
-  const record = (job: TurnJob, outcome: TurnOutcome, startedAt: number) => {
-    deps.metrics?.runs.inc({ tenant: job.tenantId, outcome: outcome.kind });
-    if (outcome.kind !== "handled") return;
-    for (const turn of outcome.turns) {
-      deps.metrics?.messagesPerTurn.observe({ tenant: job.tenantId }, turn.messages);
-      if (turn.stale > 0) deps.metrics?.staleMessages.inc({ tenant: job.tenantId }, turn.stale);
-      const latencyMs = Math.max(0, turn.queuedAt - turn.receivedAt);
-      deps.metrics?.latencySeconds.observe({ tenant: job.tenantId }, latencyMs / 1000);
-    }
-    deps.metrics?.turnSeconds.observe({ tenant: job.tenantId }, (deps.now() - startedAt) / 1000);
-  };
-
-  const run = async (job: Job<TurnJob, string>, token?: string): Promise<string> => {
-    const startedAt = deps.now();
-    const outcome = await processTurn(job.data);
-    record(job.data, outcome, startedAt);
-    const log = deps.logger.child({
-      tenant: job.data.tenantId,
-      conversation: maskConversationKey(job.data.conversationKey),
-    });
-    if (outcome.kind === "postpone" || outcome.kind === "busy") {
-      const until =
-        outcome.kind === "postpone" ? outcome.until : deps.now() + (outcome.retryAfterMs ?? busyRetryMs);
-      log.debug({ outcome: outcome.kind, delayMs: until - deps.now() }, "turn postponed");
-      await job.moveToDelayed(until, token);
-      throw new DelayedError();
-    }
-    if (outcome.kind === "handled") {
-      for (const turn of outcome.turns) log.info({ ...turn }, "turn handled");
-    }
-    return outcome.kind;
-  };
 
   const worker = new Worker<TurnJob, string>(QUEUE_NAMES.turns, run, {
     connection: deps.redis,

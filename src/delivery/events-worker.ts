@@ -2,7 +2,7 @@ import { type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../observability/index.js";
 import type { Reengage } from "../outbound/index.js";
-import { type EventJob, QUEUE_NAMES } from "../queue/index.js";
+import { type EventJob, QUEUE_NAMES, type QueueJob } from "../queue/index.js";
 import { createApplyStatusEvent } from "./apply-status-event.js";
 import type { DeliveryMetrics } from "./delivery-metrics.js";
 import type { DeliveryStatusStore } from "./ports.js";
@@ -30,33 +30,39 @@ export interface EventsWorker {
 }
 
 /**
- * The events worker: a BullMQ worker on the `events` queue. Status events
- * update the delivery state of our messages (see createApplyStatusEvent);
- * `value.errors` and other fields' changes are logged and completed.
- * Any number of processes may run it: the store's updates are atomic.
+ * One run of an events job, for either queue backend: status events update
+ * the delivery state of our messages (see createApplyStatusEvent); other
+ * events are logged.
  */
-export function createEventsWorker(deps: EventsWorkerDeps, options: EventsWorkerOptions = {}): EventsWorker {
+export function createEventJobHandler(deps: Omit<EventsWorkerDeps, "redis" | "prefix">) {
   const applyStatusEvent = createApplyStatusEvent({
     store: deps.store,
     logger: deps.logger,
     metrics: deps.metrics,
     ...(deps.reengage === undefined ? {} : { reengage: deps.reengage }),
   });
-  const worker = new Worker<EventJob>(
-    QUEUE_NAMES.events,
-    async (job: Job<EventJob>) => {
-      const event = job.data;
-      if (event.kind === "status") return applyStatusEvent(event);
-      deps.logger.info({ tenant: event.tenantId, kind: event.kind, field: event.field }, "webhook event");
-      return "logged";
-    },
-    {
-      connection: deps.redis,
-      prefix: deps.prefix,
-      concurrency: options.concurrency ?? 16,
-      maxStalledCount: 5,
-    },
-  );
+  return async function runEventJob(job: QueueJob<EventJob>): Promise<string> {
+    const event = job.data;
+    if (event.kind === "status") return applyStatusEvent(event);
+    deps.logger.info({ tenant: event.tenantId, kind: event.kind, field: event.field }, "webhook event");
+    return "logged";
+  };
+}
+
+/**
+ * The events worker: a BullMQ worker on the `events` queue. Status events
+ * update the delivery state of our messages (see createApplyStatusEvent);
+ * `value.errors` and other fields' changes are logged and completed.
+ * Any number of processes may run it: the store's updates are atomic.
+ */
+export function createEventsWorker(deps: EventsWorkerDeps, options: EventsWorkerOptions = {}): EventsWorker {
+  const handle = createEventJobHandler(deps);
+  const worker = new Worker<EventJob>(QUEUE_NAMES.events, (job: Job<EventJob>) => handle(job), {
+    connection: deps.redis,
+    prefix: deps.prefix,
+    concurrency: options.concurrency ?? 16,
+    maxStalledCount: 5,
+  });
   worker.on("error", (error) => deps.logger.error({ err: error }, "events worker error"));
   return { worker, close: (force = false) => worker.close(force) };
 }

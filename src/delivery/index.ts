@@ -5,6 +5,7 @@ export {
 } from "./apply-status-event.js";
 export { createDeliveryMetrics, type DeliveryMetrics } from "./delivery-metrics.js";
 export {
+  createEventJobHandler,
   createEventsWorker,
   type EventsWorker,
   type EventsWorkerDeps,

@@ -5,11 +5,18 @@ export {
   type SendRetryPolicy,
 } from "./classify-send-error.js";
 export {
+  createEmbeddedOutboundQueue,
+  type EmbeddedOutboundQueueOptions,
+  OUTBOUND_KEEP,
+} from "./embedded-outbound-queue.js";
+export {
   OutboundGivenUpError,
   OutboundReplyInvalidError,
   outboundErrorCatalog,
   ReengagementTemplateError,
 } from "./errors.js";
+export { createOutboundJobHandler } from "./outbound-job-handler.js";
+export { outboundJobId } from "./outbound-job-id.js";
 export { createOutboundKeys, customerOf } from "./outbound-keys.js";
 export {
   createOutboundMetrics,
@@ -22,6 +29,8 @@ export {
   type OutboundWorker,
   type OutboundWorkerDeps,
   type OutboundWorkerOptions,
+  type SenderPorts,
+  sendReplyDepsFrom,
 } from "./outbound-worker.js";
 export type {
   OutboundQueue,
@@ -36,7 +45,6 @@ export type {
 } from "./ports.js";
 export {
   createRedisOutboundQueue,
-  outboundJobId,
   type RedisOutboundQueue,
   type RedisOutboundQueueOptions,
 } from "./redis-outbound-queue.js";

@@ -1,17 +1,18 @@
-import { DelayedError, type Job, Queue, Worker } from "bullmq";
+import { type Job, Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../observability/index.js";
 import { type OutboundJob, QUEUE_NAMES } from "../queue/index.js";
 import type { GraphApiClient } from "../whatsapp/index.js";
 import type { SendRetryPolicy } from "./classify-send-error.js";
+import { createOutboundJobHandler } from "./outbound-job-handler.js";
 import type { OutboundMetrics } from "./outbound-metrics.js";
-import type { SentMessageRecorder } from "./ports.js";
+import type { SendRateLimiter, SentMessageRecorder, TenantSendPause } from "./ports.js";
 import { createRedisSendOrder } from "./redis-send-order.js";
 import { createRedisSendRateLimiter, type PairLimit } from "./redis-send-rate-limiter.js";
 import { createRedisTenantSendPause } from "./redis-tenant-send-pause.js";
 import type { Reengage } from "./reengagement.js";
-import { createSendOrderGate, type OutboundJobState } from "./send-order-gate.js";
-import { createSendReply } from "./send-reply.js";
+import { createSendOrderGate, type OutboundJobState, type SendOrderGate } from "./send-order-gate.js";
+import type { SendReplyDeps } from "./send-reply.js";
 
 /** What the outbound worker is given. */
 export interface OutboundWorkerDeps {
@@ -65,6 +66,35 @@ export interface OutboundWorker {
   close(force?: boolean): Promise<void>;
 }
 
+/** The sender's ports, whichever backend provides them. */
+export interface SenderPorts {
+  readonly order: SendOrderGate;
+  readonly limiter: SendRateLimiter;
+  readonly pause: TenantSendPause;
+}
+
+/** Everything one send needs, from the worker's dependencies and options with their defaults. */
+export function sendReplyDepsFrom(
+  deps: Omit<OutboundWorkerDeps, "redis" | "prefix">,
+  options: OutboundWorkerOptions,
+  ports: SenderPorts,
+): SendReplyDeps & { readonly order: SendOrderGate } {
+  return {
+    ...ports,
+    orderPollMs: options.orderPollMs ?? 250,
+    orderMaxWaitMs: options.orderMaxWaitMs ?? 60_000,
+    graphClientFor: deps.graphClientFor,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    now: deps.now,
+    random: deps.random,
+    pauseMs: options.pauseMs ?? 900_000,
+    retryPolicy: options.retryPolicy ?? {},
+    ...(deps.sent === undefined ? {} : { sent: deps.sent }),
+    ...(deps.reengage === undefined ? {} : { reengage: deps.reengage }),
+  };
+}
+
 /**
  * The outbound sender: a BullMQ worker on the `outbound` queue that sends
  * each reply part through the Graph API within Meta's limits (see send-reply.ts).
@@ -101,41 +131,16 @@ export function createOutboundWorker(
     jobState,
     wake,
   });
-  const sendReply = createSendReply({
-    order,
-    orderPollMs: options.orderPollMs ?? 250,
-    orderMaxWaitMs: options.orderMaxWaitMs ?? 60_000,
-    limiter,
-    pause: createRedisTenantSendPause({ redis: deps.redis, prefix: deps.prefix }),
-    graphClientFor: deps.graphClientFor,
-    logger: deps.logger,
-    metrics: deps.metrics,
-    now: deps.now,
-    random: deps.random,
-    pauseMs: options.pauseMs ?? 900_000,
-    retryPolicy: options.retryPolicy ?? {},
-    ...(deps.sent === undefined ? {} : { sent: deps.sent }),
-    ...(deps.reengage === undefined ? {} : { reengage: deps.reengage }),
-  });
+  const handle = createOutboundJobHandler(
+    sendReplyDepsFrom(deps, options, {
+      order,
+      limiter,
+      pause: createRedisTenantSendPause({ redis: deps.redis, prefix: deps.prefix }),
+    }),
+  );
   const worker = new Worker<OutboundJob, string>(
     QUEUE_NAMES.outbound,
-    async (job: Job<OutboundJob, string>, token?: string) => {
-      // Sent, given up or failed for good: the next reply of the conversation may go.
-      const finish = () =>
-        order
-          .finish(job.data)
-          .catch((error: unknown) =>
-            deps.logger.warn({ err: error, job: job.id }, "could not advance the send order"),
-          );
-      try {
-        const wamid = await sendReply(job, token);
-        await finish();
-        return wamid;
-      } catch (error) {
-        if (!(error instanceof DelayedError)) await finish();
-        throw error;
-      }
-    },
+    (job: Job<OutboundJob, string>, token?: string) => handle(job, token),
     {
       connection: deps.redis,
       prefix: deps.prefix,

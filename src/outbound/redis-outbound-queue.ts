@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { JOB_NAMES, type OutboundJob, type OutboundReply, QUEUE_NAMES } from "../queue/index.js";
-import { OutboundReplyInvalidError } from "./errors.js";
+import { outboundJobId } from "./outbound-job-id.js";
+import { assignSendOrder, checkOutboundReply } from "./outbound-sequence.js";
 import type { OutboundQueue } from "./ports.js";
 import { createRedisSendOrder } from "./redis-send-order.js";
 
@@ -31,27 +31,6 @@ export interface RedisOutboundQueue extends OutboundQueue {
 }
 
 /**
- * The reply's job id: a hash, since BullMQ job ids must not contain ':' and
- * turn ids may. The tenant is part of it, so two tenants' turn ids never collide.
- */
-export function outboundJobId(reply: Pick<OutboundReply, "tenantId" | "turnId" | "part">): string {
-  const digest = createHash("sha256")
-    .update(`${reply.tenantId}\u0000${reply.turnId}\u0000${reply.part}`)
-    .digest("base64url");
-  return `out-${digest.slice(0, 32)}`;
-}
-
-function check(reply: OutboundReply): void {
-  if ((reply.to === undefined) === (reply.recipient === undefined)) {
-    throw new OutboundReplyInvalidError("exactly one of `to` and `recipient` must name the customer");
-  }
-  if (typeof reply.message.type !== "string") throw new OutboundReplyInvalidError("message has no `type`");
-  if (!Number.isInteger(reply.part) || reply.part < 0) {
-    throw new OutboundReplyInvalidError("`part` must be a whole number ≥ 0");
-  }
-}
-
-/**
  * The Redis adapter of OutboundQueue, on the BullMQ queue `outbound`. Each
  * part gets a job id derived from (tenant, turn, part); completed jobs are
  * kept for `dedupeSeconds`, so the id deduplicates for that long, and
@@ -70,24 +49,7 @@ export function createRedisOutboundQueue(options: RedisOutboundQueueOptions): Re
     prefix: options.prefix,
     ...(options.orderTtlSeconds === undefined ? {} : { ttlSeconds: options.orderTtlSeconds }),
   });
-  // Sequence numbers of the replies, in the order given (turn order, then part order).
-  const sequence = async (replies: readonly OutboundReply[]): Promise<number[]> => {
-    const seqs: number[] = new Array(replies.length);
-    const groups = new Map<string, number[]>();
-    replies.forEach((reply, i) => {
-      const key = `${reply.tenantId}\u0000${reply.conversationKey}`;
-      groups.set(key, [...(groups.get(key) ?? []), i]);
-    });
-    for (const indexes of groups.values()) {
-      const first = replies[indexes[0] as number] as OutboundReply;
-      const ids = indexes.map((i) => outboundJobId(replies[i] as OutboundReply));
-      const given = await order.assign(first.tenantId, first.conversationKey, ids);
-      indexes.forEach((i, n) => {
-        seqs[i] = given[n] as number;
-      });
-    }
-    return seqs;
-  };
+  const sequence = (replies: readonly OutboundReply[]) => assignSendOrder(order, replies);
   const jobOptions: JobsOptions = {
     // Waits and retries are the sender's own (see OutboundJob); BullMQ's attempts are not spent.
     attempts: 1,
@@ -97,7 +59,7 @@ export function createRedisOutboundQueue(options: RedisOutboundQueueOptions): Re
   return {
     queue,
     async enqueue(replies) {
-      for (const reply of replies) check(reply);
+      for (const reply of replies) checkOutboundReply(reply);
       if (replies.length === 0) return;
       // A crash between the two steps leaves a place with no job: the sender skips it (send-order-gate.ts).
       const seqs = await sequence(replies);

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { DelayedError, type Job, UnrecoverableError } from "bullmq";
+import { DelayedError, UnrecoverableError } from "bullmq";
 import type { Logger } from "../observability/index.js";
 import { maskConversationKey } from "../observability/index.js";
-import type { OutboundJob } from "../queue/index.js";
+import type { OutboundJob, QueueJob } from "../queue/index.js";
 import { type GraphApiClient, GraphApiError } from "../whatsapp/index.js";
 import { classifySendError, type SendRetryPolicy } from "./classify-send-error.js";
 import { OutboundGivenUpError } from "./errors.js";
@@ -53,7 +53,7 @@ export function createSendReply(deps: SendReplyDeps) {
   const count = (tenant: string, outcome: SendOutcome, code?: number) =>
     deps.metrics?.sends.inc({ tenant, outcome, code: code === undefined ? "" : String(code) });
 
-  return async function sendReply(job: Job<OutboundJob, string>, token: string | undefined): Promise<string> {
+  return async function sendReply(job: QueueJob<OutboundJob>, token: string | undefined): Promise<string> {
     let data = job.data;
     const tenant = data.tenantId;
     const log = deps.logger.child({

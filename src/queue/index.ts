@@ -16,3 +16,4 @@ export type {
   QueueDepth,
   QueueStatus,
 } from "./ports.js";
+export type { QueueJob } from "./queue-job.js";

@@ -1,0 +1,29 @@
+import { DelayedError } from "bullmq";
+import type { OutboundJob, QueueJob } from "../queue/index.js";
+import type { SendOrderGate } from "./send-order-gate.js";
+import { createSendReply, type SendReplyDeps } from "./send-reply.js";
+
+/**
+ * One run of an outbound job, for either queue backend: sends the reply part
+ * (see send-reply.ts), and once it is sent, given up or failed for good,
+ * advances its conversation's send order so the next reply may go.
+ */
+export function createOutboundJobHandler(deps: SendReplyDeps & { readonly order: SendOrderGate }) {
+  const sendReply = createSendReply(deps);
+  return async function runOutboundJob(job: QueueJob<OutboundJob>, token?: string): Promise<string> {
+    const finish = () =>
+      deps.order
+        .finish(job.data)
+        .catch((error: unknown) =>
+          deps.logger.warn({ err: error, job: job.id }, "could not advance the send order"),
+        );
+    try {
+      const wamid = await sendReply(job, token);
+      await finish();
+      return wamid;
+    } catch (error) {
+      if (!(error instanceof DelayedError)) await finish();
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,284 @@
+import { randomUUID } from "node:crypto";
+import { commitDurably, explainSqliteError, type SqliteDatabase } from "../../sqlite/index.js";
+import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
+import { QueueUnavailableError } from "../errors.js";
+import { QUEUE_NAMES, type TurnJob } from "../job-names.js";
+import type {
+  ConversationInbox,
+  EnqueueOutcome,
+  InboundBatch,
+  InboundQueue,
+  MessageEnqueueResult,
+  QueueDepth,
+  QueueStatus,
+} from "../ports.js";
+import { tenantOfConversation } from "../redis/keys.js";
+import type { JobTable } from "./job-table.js";
+import { createTurnPriorities } from "./turn-priorities.js";
+
+export interface EmbeddedQueuesOptions {
+  readonly db: SqliteDatabase;
+  readonly jobs: JobTable;
+  /** How long message ids and event ids are remembered, seconds. */
+  readonly dedupeTtlSeconds: number;
+  /** Conversations in checkout/payment or waiting for a human run first (the conversation state store knows). */
+  readonly isUrgent?: (conversationKey: string, nowMs: number) => boolean;
+  /** Messages waiting longer than this with no turn due get one again, ms; default 120,000. */
+  readonly sweepAfterMs?: number;
+  /** Where the file lives, for the startup line and errors. */
+  readonly description: string;
+  readonly now?: () => number;
+}
+
+/** Hooks the runners fill in once they exist (they are made after the queues). */
+export interface EmbeddedQueueSignals {
+  /** Conversations whose turn runs now. */
+  turnsRunning: () => ReadonlySet<string>;
+  turnsDue: () => void;
+  eventsDue: () => void;
+}
+
+export interface EmbeddedQueues {
+  readonly inbound: InboundQueue;
+  readonly inbox: ConversationInbox;
+  readonly status: QueueStatus;
+  readonly signals: EmbeddedQueueSignals;
+  /** Gives a turn again to messages that waited too long without one; answers how many conversations. */
+  sweepWaitingInboxes(): number;
+  /** Deletes dedupe marks past their time; answers how many. */
+  sweepExpiredMarks(): number;
+}
+
+/** A failed turn is retried with backoff, as in Redis mode (turn-scheduler.ts). */
+const TURN_ATTEMPTS = { maxAttempts: 5, backoffMs: 1000 } as const;
+const EVENT_ATTEMPTS = { maxAttempts: 5, backoffMs: 1000 } as const;
+/** How long a write failure keeps /readyz failing, ms. */
+const UNHEALTHY_AFTER_FAILURE_MS = 5000;
+
+interface Pending {
+  readonly batch: InboundBatch;
+  readonly json: readonly string[];
+  readonly resolve: (outcome: EnqueueOutcome) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * The embedded adapter of the inbound ports, on the process's SQLite file.
+ * Webhooks that arrive in the same turn of the event loop are written in one
+ * transaction synced to disk (group commit), so an acknowledged message
+ * survives a power cut. Per message: dedupe mark, inbox row and the
+ * conversation's turn made due, with the same outcomes as the Redis adapter
+ * (new, redelivered, duplicate).
+ */
+export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQueues {
+  const { db, jobs } = options;
+  const now = options.now ?? Date.now;
+  const ttlMs = options.dedupeTtlSeconds * 1000;
+  const sweepAfterMs = options.sweepAfterMs ?? 120_000;
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS queue_marks (
+      tenant_id TEXT NOT NULL, wamid TEXT NOT NULL, handled INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+      PRIMARY KEY (tenant_id, wamid)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS queue_marks_expiry ON queue_marks (expires_at);
+    CREATE TABLE IF NOT EXISTS queue_inbox (
+      conversation_key TEXT NOT NULL, wamid TEXT NOT NULL, meta_ts INTEGER NOT NULL,
+      received_at INTEGER NOT NULL, payload TEXT NOT NULL,
+      UNIQUE (conversation_key, wamid)
+    );
+    CREATE INDEX IF NOT EXISTS queue_inbox_order ON queue_inbox (conversation_key, meta_ts, rowid);
+    CREATE INDEX IF NOT EXISTS queue_inbox_age ON queue_inbox (received_at);
+    CREATE TABLE IF NOT EXISTS queue_event_marks (
+      dedupe_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+  `);
+  const selectMark = db.prepare(
+    "SELECT handled, expires_at AS expiresAt FROM queue_marks WHERE tenant_id = ? AND wamid = ?",
+  );
+  const putMark = db.prepare(
+    "INSERT OR REPLACE INTO queue_marks (tenant_id, wamid, handled, expires_at) VALUES (?, ?, ?, ?)",
+  );
+  const markHandled = db.prepare(
+    `INSERT INTO queue_marks (tenant_id, wamid, handled, expires_at) VALUES (?, ?, 1, ?)
+     ON CONFLICT (tenant_id, wamid) DO UPDATE SET handled = 1`,
+  );
+  const insertInbox = db.prepare(
+    `INSERT INTO queue_inbox (conversation_key, wamid, meta_ts, received_at, payload) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (conversation_key, wamid) DO NOTHING`,
+  );
+  const readInbox = db.prepare(
+    "SELECT payload FROM queue_inbox WHERE conversation_key = ? ORDER BY meta_ts, rowid LIMIT ?",
+  );
+  const deleteInbox = db.prepare("DELETE FROM queue_inbox WHERE conversation_key = ? AND wamid = ?");
+  const selectEventMark = db.prepare(
+    "SELECT expires_at AS expiresAt FROM queue_event_marks WHERE dedupe_id = ?",
+  );
+  const putEventMark = db.prepare(
+    "INSERT OR REPLACE INTO queue_event_marks (dedupe_id, expires_at) VALUES (?, ?)",
+  );
+  const stale = db.prepare(
+    `SELECT DISTINCT conversation_key AS conversationKey FROM queue_inbox WHERE received_at <= ?
+     AND conversation_key NOT IN (SELECT id FROM queue_jobs WHERE queue = 'turns' AND state = 'waiting') LIMIT 1000`,
+  );
+  const deleteMarks = db.prepare("DELETE FROM queue_marks WHERE expires_at <= ?");
+  const deleteEventMarks = db.prepare("DELETE FROM queue_event_marks WHERE expires_at <= ?");
+  const inboxCounts = db.prepare(
+    "SELECT COUNT(*) AS messages, COUNT(DISTINCT conversation_key) AS conversations FROM queue_inbox",
+  );
+
+  const signals: EmbeddedQueueSignals = {
+    turnsRunning: () => new Set(),
+    turnsDue: () => {},
+    eventsDue: () => {},
+  };
+  const priorities = createTurnPriorities({
+    ...(options.isUrgent === undefined ? {} : { isUrgent: options.isUrgent }),
+  });
+
+  const scheduleTurn = (conversationKey: string, at: number) => {
+    const data: TurnJob = { tenantId: tenantOfConversation(conversationKey), conversationKey };
+    jobs.schedule(
+      QUEUE_NAMES.turns,
+      {
+        id: conversationKey,
+        data,
+        runAt: at,
+        priority: priorities.next(conversationKey, at),
+        ...TURN_ATTEMPTS,
+      },
+      signals.turnsRunning().has(conversationKey),
+      at,
+    );
+  };
+
+  const recordMessage = (message: InboundMessage, json: string, at: number): MessageEnqueueResult => {
+    const tenant = tenantOfConversation(message.conversationKey);
+    const mark = selectMark.get(tenant, message.wamid) as { handled: number; expiresAt: number } | undefined;
+    const live = mark !== undefined && mark.expiresAt > at;
+    if (live && mark.handled === 1) return "duplicate";
+    if (!live) putMark.run(tenant, message.wamid, 0, at + ttlMs);
+    insertInbox.run(message.conversationKey, message.wamid, message.timestamp, message.receivedAt, json);
+    scheduleTurn(message.conversationKey, at);
+    return live ? "redelivered" : "new";
+  };
+
+  const recordEvent = (event: InboundEvent, at: number): "new" | "duplicate" => {
+    const mark = selectEventMark.get(event.dedupeId) as { expiresAt: number } | undefined;
+    if (mark !== undefined && mark.expiresAt > at) return "duplicate";
+    putEventMark.run(event.dedupeId, at + ttlMs);
+    jobs.add(QUEUE_NAMES.events, [{ id: randomUUID(), data: event, runAt: at, ...EVENT_ATTEMPTS }], at);
+    return "new";
+  };
+
+  let lastWriteFailure = 0;
+  let pending: Pending[] = [];
+  let flushScheduled = false;
+
+  const flush = () => {
+    flushScheduled = false;
+    const items = pending;
+    pending = [];
+    const at = now();
+    let outcomes: EnqueueOutcome[];
+    try {
+      outcomes = commitDurably(db, () =>
+        items.map(({ batch, json }) => ({
+          messages: batch.messages.map((message, index) => recordMessage(message, json[index] as string, at)),
+          events: batch.events.map((event) => recordEvent(event, at)),
+        })),
+      );
+    } catch (error) {
+      lastWriteFailure = now();
+      const failure = new QueueUnavailableError(explainSqliteError(error, options.description), error);
+      for (const item of items) item.reject(failure);
+      return;
+    }
+    items.forEach((item, index) => {
+      item.resolve(outcomes[index] as EnqueueOutcome);
+    });
+    if (outcomes.some((outcome) => outcome.messages.some((result) => result !== "duplicate")))
+      signals.turnsDue();
+    if (outcomes.some((outcome) => outcome.events.includes("new"))) signals.eventsDue();
+  };
+
+  const inbound: InboundQueue = {
+    enqueue(batch) {
+      if (batch.messages.length === 0 && batch.events.length === 0) {
+        return Promise.resolve({ messages: [], events: [] });
+      }
+      // Serialised here, per request, so nothing one webhook holds can fail the others in its group.
+      const json = batch.messages.map((message) => JSON.stringify(message));
+      return new Promise<EnqueueOutcome>((resolve, reject) => {
+        pending.push({ batch, json, resolve, reject });
+        if (!flushScheduled) {
+          flushScheduled = true;
+          // Every webhook read in this turn of the event loop joins the same commit.
+          setImmediate(flush);
+        }
+      });
+    },
+  };
+
+  const inbox: ConversationInbox = {
+    async read(conversationKey, limit = 100) {
+      const rows = readInbox.all(conversationKey, limit) as { payload: string }[];
+      return rows.map((row) => JSON.parse(row.payload) as InboundMessage);
+    },
+    async complete(conversationKey, wamids) {
+      if (wamids.length === 0) return;
+      const tenant = tenantOfConversation(conversationKey);
+      const at = now();
+      db.transaction(() => {
+        for (const wamid of wamids) {
+          deleteInbox.run(conversationKey, wamid);
+          markHandled.run(tenant, wamid, at + ttlMs);
+        }
+      })();
+    },
+  };
+
+  const status: QueueStatus = {
+    description: options.description,
+    async ping() {
+      if (now() - lastWriteFailure < UNHEALTHY_AFTER_FAILURE_MS) {
+        throw new QueueUnavailableError(`the last write to ${options.description} failed`);
+      }
+      db.prepare("SELECT 1").get();
+    },
+    async depth(): Promise<QueueDepth> {
+      const counts = inboxCounts.get() as { messages: number; conversations: number };
+      const at = now();
+      return {
+        inboxMessages: counts.messages,
+        inboxConversations: counts.conversations,
+        jobs: {
+          [QUEUE_NAMES.turns]: jobs.counts(QUEUE_NAMES.turns, at),
+          [QUEUE_NAMES.events]: jobs.counts(QUEUE_NAMES.events, at),
+        },
+      };
+    },
+  };
+
+  return {
+    inbound,
+    inbox,
+    status,
+    signals,
+    sweepWaitingInboxes() {
+      const at = now();
+      const rows = stale.all(at - sweepAfterMs) as { conversationKey: string }[];
+      const running = signals.turnsRunning();
+      const waiting = rows.filter((row) => !running.has(row.conversationKey));
+      if (waiting.length === 0) return 0;
+      db.transaction(() => {
+        for (const row of waiting) scheduleTurn(row.conversationKey, at);
+      })();
+      signals.turnsDue();
+      return waiting.length;
+    },
+    sweepExpiredMarks() {
+      const at = now();
+      return deleteMarks.run(at).changes + deleteEventMarks.run(at).changes;
+    },
+  };
+}
