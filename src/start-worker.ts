@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { createGatewayResponder, type LlmClient } from "./agent/index.js";
+import { createGatewayResponder, createRedisAgentStores, type LlmClient } from "./agent/index.js";
 import type { AppConfig } from "./config/index.js";
 import {
   createGraphTypingIndicator,
@@ -14,6 +14,7 @@ import {
   createEventsWorker,
   createRedisDeliveryStatusStore,
 } from "./delivery/index.js";
+import { createGraphClients } from "./graph-clients.js";
 import { buildHealthApp, createLogger, createQueueMetrics, type Logger } from "./observability/index.js";
 import {
   createOutboundMetrics,
@@ -23,9 +24,8 @@ import {
   reengagementTemplates,
 } from "./outbound/index.js";
 import { sampleJobQueues } from "./queue/redis/index.js";
-import { closeRedis, connectRedis, queuesFor, requireRedisUrl, StartupError } from "./redis-runtime.js";
+import { closeRedis, connectRedis, queuesFor, requireRedisUrl } from "./redis-runtime.js";
 import { type IntentRouter, loadIntentRouter } from "./router/index.js";
-import { createGraphApiClient, createHttpTransport, type GraphApiClient } from "./whatsapp/index.js";
 
 export interface StartWorkerOptions {
   readonly logger?: Logger;
@@ -98,28 +98,15 @@ export async function startWorker(
   if (options.registry === undefined) collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
   const state = createRedisConversationState({ redis: bull, prefix });
   const responder = createGatewayResponder(config, {
-    redis: bull,
+    stores: createRedisAgentStores(bull, prefix, config.worker.lockMs),
     registry,
     logger,
     router: options.router ?? loadIntentRouter(),
     state,
     ...(options.llm === undefined ? {} : { llm: options.llm }),
   });
-  const transport = createHttpTransport();
-  const clients = new Map<string, GraphApiClient>();
-  const graphClientFor = (tenantId: string): GraphApiClient => {
-    const known = clients.get(tenantId);
-    if (known !== undefined) return known;
-    const token = config.tenants.find((tenant) => tenant.id === tenantId)?.graphToken;
-    if (token === undefined)
-      throw new StartupError(`tenant "${tenantId}" has no Graph API token to send with`);
-    const client = createGraphApiClient(
-      { transport },
-      { ...config.graph, token, timeoutMs: options.graphTimeoutMs ?? 10_000 },
-    );
-    clients.set(tenantId, client);
-    return client;
-  };
+  const graph = createGraphClients(config, options.graphTimeoutMs ?? 10_000);
+  const graphClientFor = graph.clientFor;
   const now = Date.now;
   createQueueMetrics(registry, {
     sample: () => sampleJobQueues([queues.turns, outboundQueue.queue, queues.events]),
@@ -223,8 +210,7 @@ export async function startWorker(
       }
       await outboundQueue.close();
       await queues.close();
-      await Promise.all([...clients.values()].map((client) => client.close()));
-      await transport.close();
+      await graph.close();
       await closeRedis(bull);
       await closeRedis(redis);
     },

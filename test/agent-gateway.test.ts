@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { createGatewayResponder } from "../src/agent/index.js";
+import { createGatewayResponder, createRedisAgentStores } from "../src/agent/index.js";
 import { loadConfig } from "../src/config/index.js";
 import { createRedisConversationState } from "../src/conversation/index.js";
 import { createLogger } from "../src/observability/index.js";
@@ -46,7 +46,7 @@ function configWith(env: Record<string, string>, tenants?: unknown) {
 
 describe.skipIf(skipWithoutRedis)("the worker's responder at start", () => {
   const deps = (logger: ReturnType<typeof capture>["logger"], prefix: string) => ({
-    redis,
+    stores: createRedisAgentStores(redis, prefix, 30_000),
     registry: new Registry(),
     logger,
     router,

@@ -11,13 +11,29 @@ import type { Toolbox } from "./agent-turn.js";
 import { createKnowledgeBase, type KnowledgeBase } from "./knowledge.js";
 import type { LlmClient } from "./llm-port.js";
 import { createOpenAiChatClient, withFallback } from "./openai-chat-client.js";
-import { createRedisPendingActions } from "./pending-actions.js";
-import { createRedisTenantSlots } from "./tenant-slots.js";
-import { createRedisTokenBudget } from "./token-budget.js";
+import { createRedisPendingActions, type PendingActionStore } from "./pending-actions.js";
+import { createRedisTenantSlots, type TenantSlots } from "./tenant-slots.js";
+import { createRedisTokenBudget, type TokenBudget } from "./token-budget.js";
 import { createTenantToolbox } from "./toolbox.js";
 
+/** Where the agent keeps its shared state: agent slots, pending confirmations, token budgets. */
+export interface AgentStores {
+  readonly slots: TenantSlots;
+  readonly pending: PendingActionStore;
+  readonly budget: TokenBudget;
+}
+
+/** The agent's stores on Redis, shared by every worker process; slot leases last `leaseMs`. */
+export function createRedisAgentStores(redis: Redis, prefix: string, leaseMs: number): AgentStores {
+  return {
+    slots: createRedisTenantSlots(redis, prefix, leaseMs),
+    pending: createRedisPendingActions(redis, prefix),
+    budget: createRedisTokenBudget(redis, prefix),
+  };
+}
+
 export interface GatewayResponderDeps {
-  readonly redis: Redis;
+  readonly stores: AgentStores;
   readonly registry: Registry;
   readonly logger: Logger;
   readonly router: IntentRouter;
@@ -40,12 +56,11 @@ export function llmFromConfig(config: AppConfig): LlmClient | undefined {
 
 /**
  * The worker's responder: router, then the LLM agent with each tenant's
- * tools and FAQ, on Redis for pending confirmations, token budgets and agent
- * slots. Every tenant's router, agent and tool settings are checked here, so a
+ * tools and FAQ, with `deps.stores` for pending confirmations, token budgets
+ * and agent slots. Every tenant's router, agent and tool settings are checked here, so a
  * bad one stops the worker at start. Logs whether the agent is on.
  */
 export function createGatewayResponder(config: AppConfig, deps: GatewayResponderDeps): Responder {
-  const prefix = config.redis.prefix;
   const toolboxes = new Map<string, Toolbox>();
   const knowledge = new Map<string, KnowledgeBase>();
   for (const tenant of config.tenants) {
@@ -79,9 +94,7 @@ export function createGatewayResponder(config: AppConfig, deps: GatewayResponder
     router: deps.router,
     routerMetrics: createRouterMetrics(deps.registry),
     state: deps.state,
-    slots: createRedisTenantSlots(deps.redis, prefix, config.worker.lockMs),
-    pending: createRedisPendingActions(deps.redis, prefix),
-    budget: createRedisTokenBudget(deps.redis, prefix),
+    ...deps.stores,
     toolbox: (tenant) => of(toolboxes, tenant, () => createTenantToolbox(tenant)),
     knowledge: (tenant) =>
       of(knowledge, tenant, () => createKnowledgeBase(resolveAgentSettings(tenant).knowledge)),

@@ -17,7 +17,13 @@ export {
   type Toolbox,
 } from "./agent-turn.js";
 export { agentErrorCatalog } from "./errors.js";
-export { createGatewayResponder, type GatewayResponderDeps, llmFromConfig } from "./gateway-responder.js";
+export {
+  type AgentStores,
+  createGatewayResponder,
+  createRedisAgentStores,
+  type GatewayResponderDeps,
+  llmFromConfig,
+} from "./gateway-responder.js";
 export { createKnowledgeBase, type KnowledgeBase, type KnowledgeEntry } from "./knowledge.js";
 export {
   type ChatMessage,

@@ -9,6 +9,8 @@ export interface JobRunnerOptions {
   /** Longest sleep between looks at the table, ms (work added by this process wakes the runner sooner). */
   readonly idlePollMs?: number;
   readonly now?: () => number;
+  /** Runs the write that ends a run (complete, fail, delay); default: as is. The sender's is synced to disk. */
+  readonly commit?: <R>(work: () => R) => R;
   /** A job that failed (retried or for good), or the loop's own errors. */
   readonly onError?: (error: unknown, job?: { id: string; final: boolean }) => void;
 }
@@ -41,6 +43,7 @@ export function createJobRunner<T>(
   const now = options.now ?? Date.now;
   const idlePollMs = options.idlePollMs ?? 1000;
   const onError = options.onError ?? (() => {});
+  const commit = options.commit ?? (<R>(work: () => R) => work());
   const active = new Set<string>();
   const inFlight = new Set<Promise<void>>();
   let running = false;
@@ -65,15 +68,16 @@ export function createJobRunner<T>(
     };
     try {
       await handler(job);
-      table.complete(queue, row.id, options.keep?.completedMs, now());
+      commit(() => table.complete(queue, row.id, options.keep?.completedMs, now()));
     } catch (error) {
       try {
         if (error instanceof DelayedError && delayedUntil !== undefined) {
-          table.delay(queue, row.id, delayedUntil);
+          const until = delayedUntil;
+          commit(() => table.delay(queue, row.id, until));
         } else {
           const final = error instanceof UnrecoverableError;
           const message = error instanceof Error ? error.message : String(error);
-          const outcome = table.fail(queue, row, message, final, options.keep?.failedMs, now());
+          const outcome = commit(() => table.fail(queue, row, message, final, options.keep?.failedMs, now()));
           onError(error, { id: row.id, final: outcome === "failed" });
         }
       } catch (tableError) {

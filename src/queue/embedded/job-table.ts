@@ -102,6 +102,12 @@ export function createJobTable(db: SqliteDatabase) {
   );
   const setData = db.prepare("UPDATE queue_jobs SET data = ? WHERE queue = ? AND id = ?");
   const selectState = db.prepare("SELECT state FROM queue_jobs WHERE queue = ? AND id = ?");
+  const selectData = db.prepare(
+    "SELECT data FROM queue_jobs WHERE queue = ? AND id = ? AND state = 'waiting'",
+  );
+  const oldestDue = db.prepare(
+    "SELECT MIN(run_at) AS at FROM queue_jobs WHERE queue = ? AND state = 'waiting' AND run_at <= ?",
+  );
   const promoteStmt = db.prepare(
     "UPDATE queue_jobs SET run_at = ? WHERE queue = ? AND id = ? AND state = 'waiting' AND run_at > ?",
   );
@@ -200,6 +206,15 @@ export function createJobTable(db: SqliteDatabase) {
       const row = selectState.get(queue, id) as { state: string } | undefined;
       if (row === undefined) return "missing";
       return row.state === "waiting" ? "pending" : "ended";
+    },
+    /** The data of a waiting job, if there is one with this id. */
+    read(queue: string, id: string): unknown {
+      const row = selectData.get(queue, id) as { data: string } | undefined;
+      return row === undefined ? undefined : JSON.parse(row.data);
+    },
+    /** When the longest-due waiting job became due (ms), if any is due. */
+    oldestDueAt(queue: string, now: number): number | undefined {
+      return (oldestDue.get(queue, now) as { at: number | null }).at ?? undefined;
     },
     /** A waiting job due later runs now. */
     promote(queue: string, id: string, now: number): boolean {
