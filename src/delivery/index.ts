@@ -23,5 +23,10 @@ export {
   deliveryKey,
   type RedisDeliveryStatusStoreOptions,
 } from "./redis-delivery-status-store.js";
+export {
+  createSqliteDeliveryStatusStore,
+  type SqliteDeliveryStatusStore,
+  type SqliteDeliveryStatusStoreOptions,
+} from "./sqlite-delivery-status-store.js";
 export { isDeliveryStatus, SEEN_RANK, STATUS_RANK } from "./status-rank.js";
 export { statusUpdateOf } from "./status-update-of.js";
