@@ -27,6 +27,7 @@ export {
   routeAndCount,
   routeTurn,
 } from "./first-responder.js";
+export { createLocalConversationLock, type LocalConversationLockOptions } from "./local-conversation-lock.js";
 export {
   type ReplyButton,
   type Responder,
@@ -45,6 +46,11 @@ export {
 } from "./process-turn.js";
 export { replyBody } from "./reply-body.js";
 export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
+export {
+  createSqliteConversationState,
+  type SqliteConversationStateOptions,
+  type SqliteConversationStateStore,
+} from "./sqlite-conversation-state.js";
 export { turnIdFor } from "./turn-id.js";
 export {
   createTurnJobHandler,

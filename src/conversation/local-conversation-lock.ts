@@ -1,0 +1,40 @@
+import { randomUUID } from "node:crypto";
+import type { ConversationLock } from "./conversation-lock.js";
+
+export interface LocalConversationLockOptions {
+  /** Lease length, ms; longer than any turn may take. Default 30,000. */
+  readonly ttlMs?: number;
+  /** Clock, ms since the epoch; default Date.now. */
+  readonly now?: () => number;
+  /** Makes tokens; default randomUUID. */
+  readonly newToken?: () => string;
+}
+
+/**
+ * ConversationLock in this process's memory, for embedded mode where one
+ * process runs every turn. Leases still expire after `ttlMs`, as on Redis, so
+ * a turn that hangs cannot hold its conversation for ever.
+ */
+export function createLocalConversationLock(options: LocalConversationLockOptions = {}): ConversationLock {
+  const ttlMs = options.ttlMs ?? 30_000;
+  const now = options.now ?? Date.now;
+  const newToken = options.newToken ?? randomUUID;
+  const leases = new Map<string, { readonly token: string; readonly expiresAt: number }>();
+  const live = (conversationKey: string) => {
+    const lease = leases.get(conversationKey);
+    if (lease === undefined || lease.expiresAt > now()) return lease;
+    leases.delete(conversationKey);
+    return undefined;
+  };
+  return {
+    async acquire(conversationKey) {
+      if (live(conversationKey) !== undefined) return undefined;
+      const token = newToken();
+      leases.set(conversationKey, { token, expiresAt: now() + ttlMs });
+      return token;
+    },
+    async release(conversationKey, token) {
+      if (live(conversationKey)?.token === token) leases.delete(conversationKey);
+    },
+  };
+}
