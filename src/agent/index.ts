@@ -35,14 +35,26 @@ export {
   type ToolCall,
   type ToolSpec,
 } from "./llm-port.js";
+export { createLocalTenantSlots } from "./local-tenant-slots.js";
 export { createOpenAiChatClient, type OpenAiChatClientOptions, withFallback } from "./openai-chat-client.js";
 export {
   CANCEL_PREFIX,
+  type ClaimResult,
   CONFIRM_PREFIX,
   createRedisPendingActions,
   type PendingAction,
   type PendingActionStore,
 } from "./pending-actions.js";
+export {
+  createSqlitePendingActions,
+  type SqlitePendingActionStore,
+  type SqlitePendingActionsOptions,
+} from "./sqlite-pending-actions.js";
+export {
+  createSqliteTokenBudget,
+  type SqliteTokenBudget,
+  type SqliteTokenBudgetOptions,
+} from "./sqlite-token-budget.js";
 export { createRedisTenantSlots, type TenantSlots } from "./tenant-slots.js";
 export { createRedisTokenBudget, type TokenBudget } from "./token-budget.js";
 export { createTenantToolbox } from "./toolbox.js";

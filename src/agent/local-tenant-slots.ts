@@ -1,0 +1,28 @@
+import { randomUUID } from "node:crypto";
+import type { TenantSlots } from "./tenant-slots.js";
+
+/**
+ * TenantSlots in this process's memory, for embedded mode where one process
+ * runs every agent turn. As on Redis, a holder's lease ends `leaseMs` after it
+ * acquired (a turn that hangs gives its slot back); `now` is the clock, ms.
+ */
+export function createLocalTenantSlots(leaseMs: number, now: () => number = Date.now): TenantSlots {
+  const holders = new Map<string, Map<string, number>>();
+  return {
+    async acquire(tenantId, limit) {
+      const at = now();
+      const tenant = holders.get(tenantId) ?? new Map<string, number>();
+      for (const [token, expiresAt] of tenant) if (expiresAt <= at) tenant.delete(token);
+      if (tenant.size >= limit) return undefined;
+      const token = randomUUID();
+      tenant.set(token, at + leaseMs);
+      holders.set(tenantId, tenant);
+      return token;
+    },
+    async release(tenantId, token) {
+      const tenant = holders.get(tenantId);
+      tenant?.delete(token);
+      if (tenant?.size === 0) holders.delete(tenantId);
+    },
+  };
+}
