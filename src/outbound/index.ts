@@ -15,6 +15,10 @@ export {
   outboundErrorCatalog,
   ReengagementTemplateError,
 } from "./errors.js";
+export {
+  createLocalSendRateLimiter,
+  type LocalSendRateLimiterOptions,
+} from "./local-send-rate-limiter.js";
 export { createOutboundJobHandler } from "./outbound-job-handler.js";
 export { outboundJobId } from "./outbound-job-id.js";
 export { createOutboundKeys, customerOf } from "./outbound-keys.js";
@@ -49,13 +53,7 @@ export {
   type RedisOutboundQueueOptions,
 } from "./redis-outbound-queue.js";
 export { createRedisSendOrder, type RedisSendOrderOptions } from "./redis-send-order.js";
-export {
-  createRedisSendRateLimiter,
-  DEFAULT_PAIR_LIMIT,
-  DEFAULT_THROUGHPUT_MPS,
-  type PairLimit,
-  type RedisSendRateLimiterOptions,
-} from "./redis-send-rate-limiter.js";
+export { createRedisSendRateLimiter, type RedisSendRateLimiterOptions } from "./redis-send-rate-limiter.js";
 export { createRedisTenantSendPause } from "./redis-tenant-send-pause.js";
 export {
   createReengagement,
@@ -74,3 +72,19 @@ export {
   type SendOrderGateDeps,
   type SendOrderVerdict,
 } from "./send-order-gate.js";
+export {
+  DEFAULT_PAIR_LIMIT,
+  DEFAULT_THROUGHPUT_MPS,
+  type PairLimit,
+  type SendRateLimitOptions,
+} from "./send-rate-limits.js";
+export {
+  createSqliteSendOrder,
+  type SqliteSendOrder,
+  type SqliteSendOrderOptions,
+} from "./sqlite-send-order.js";
+export {
+  createSqliteTenantSendPause,
+  type SqliteTenantSendPause,
+  type SqliteTenantSendPauseOptions,
+} from "./sqlite-tenant-send-pause.js";
