@@ -7,7 +7,10 @@ import { closeRedis, connectRedis, queuesFor, requireRedisUrl, warnIfVolatile } 
 
 export { mainErrorCatalog, StartupError } from "./redis-runtime.js";
 
+import { type StartEmbeddedOptions, startEmbedded } from "./start-embedded.js";
 import { startWorker } from "./start-worker.js";
+
+export { type RunningEmbedded, type StartEmbeddedOptions, startEmbedded } from "./start-embedded.js";
 
 export { type RunningWorker, type StartWorkerOptions, startWorker } from "./start-worker.js";
 
@@ -113,18 +116,22 @@ export async function startScheduler(
 }
 
 /**
- * `sharpsharp start`: the ingress and a worker in one process. The ingress
- * serves /healthz, /readyz and /metrics; the worker serves none. Shutdown
- * stops the ingress first (no new messages), then lets the worker finish.
+ * `sharpsharp start`: the whole gateway in one process. Without REDIS_URL it
+ * runs embedded on SQLite (see start-embedded.ts); with it, the ingress and
+ * a worker on Redis, where more worker processes may join. The ingress
+ * serves /healthz, /readyz and /metrics. Shutdown stops the ingress first
+ * (no new messages), then lets the work in flight finish.
  */
 export async function startAll(
   config: AppConfig,
-  options: { readonly logger?: Logger } = {},
+  options: StartEmbeddedOptions = {},
 ): Promise<{ readonly url: string; close(): Promise<void> }> {
+  if (config.redis.url === undefined) return startEmbedded(config, options);
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const ingress = await startIngress(config, { logger });
   try {
     const worker = await startWorker(config, {
+      ...options,
       logger,
       serveHttp: false,
       // The ingress's /metrics shows the worker's metrics too.

@@ -95,8 +95,9 @@ export function queuesFor(config: AppConfig, redis: Redis, backend: string, logg
 export function requireRedisUrl(config: AppConfig, role: string): string {
   if (config.redis.url === undefined) {
     throw new StartupError(
-      `REDIS_URL is not set. The ${role} works on Redis; set REDIS_URL (for example redis://127.0.0.1:6379). ` +
-        "The embedded single-process mode on SQLite is not part of this release yet.",
+      `REDIS_URL is not set, so sharpsharp runs embedded: one process owns the SQLite file in SHARPSHARP_DATA_DIR, ` +
+        `and a separate ${role} cannot share it. Run \`sharpsharp start\` (npm start) for the whole gateway in one process, ` +
+        "or set REDIS_URL (for example redis://127.0.0.1:6379) to run ingress and workers as separate processes.",
     );
   }
   return config.redis.url;

@@ -82,11 +82,12 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS queue_marks_expiry ON queue_marks (expires_at);
     CREATE TABLE IF NOT EXISTS queue_inbox (
+      seq INTEGER PRIMARY KEY,
       conversation_key TEXT NOT NULL, wamid TEXT NOT NULL, meta_ts INTEGER NOT NULL,
       received_at INTEGER NOT NULL, payload TEXT NOT NULL,
       UNIQUE (conversation_key, wamid)
     );
-    CREATE INDEX IF NOT EXISTS queue_inbox_order ON queue_inbox (conversation_key, meta_ts, rowid);
+    CREATE INDEX IF NOT EXISTS queue_inbox_order ON queue_inbox (conversation_key, meta_ts, seq);
     CREATE INDEX IF NOT EXISTS queue_inbox_age ON queue_inbox (received_at);
     CREATE TABLE IF NOT EXISTS queue_event_marks (
       dedupe_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL
@@ -107,7 +108,7 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
      ON CONFLICT (conversation_key, wamid) DO NOTHING`,
   );
   const readInbox = db.prepare(
-    "SELECT payload FROM queue_inbox WHERE conversation_key = ? ORDER BY meta_ts, rowid LIMIT ?",
+    "SELECT payload FROM queue_inbox WHERE conversation_key = ? ORDER BY meta_ts, seq LIMIT ?",
   );
   const deleteInbox = db.prepare("DELETE FROM queue_inbox WHERE conversation_key = ? AND wamid = ?");
   const selectEventMark = db.prepare(

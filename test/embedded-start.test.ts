@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config/index.js";
+import { signatureFor } from "../src/ingress/index.js";
+import { startAll, startIngress, startWorker } from "../src/main.js";
+import { createLogger } from "../src/observability/index.js";
+import { eventually } from "./support/eventually.js";
+import { GRAPH_TOKEN, type RunningFake, startFake } from "./support/fake-graph.js";
+import { textWebhook } from "./support/webhook-builder.js";
+
+const silent = createLogger({ level: "silent" });
+const dirs: string[] = [];
+let fake: RunningFake | undefined;
+afterEach(async () => {
+  await fake?.fake.close();
+  fake = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function embeddedConfig(graphUrl: string, dataDir: string, extra: Record<string, string> = {}) {
+  return loadConfig({
+    env: {
+      WHATSAPP_APP_SECRET: "s",
+      WHATSAPP_VERIFY_TOKEN: "v",
+      WHATSAPP_TOKEN: GRAPH_TOKEN,
+      GRAPH_API_BASE_URL: graphUrl,
+      SHARPSHARP_DATA_DIR: dataDir,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      COALESCE_WINDOW_MS: "0",
+      COALESCE_MAX_MS: "0",
+      ...extra,
+    },
+    cwd: process.cwd(),
+  });
+}
+
+async function post(url: string, body: string | Buffer) {
+  return fetch(`${url}/webhook`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, "s") },
+  });
+}
+
+const hi = (wamid: string, from = "2348090000009") =>
+  textWebhook([[{ wamid, from, timestamp: Math.floor(Date.now() / 1000), text: "hi" }]]);
+
+describe("sharpsharp start without REDIS_URL (embedded on SQLite)", () => {
+  it("answers a signed webhook once, drops its redelivery, and keeps the answer across a restart", async () => {
+    fake = await startFake();
+    const dataDir = mkdtempSync(join(tmpdir(), "ss-embedded-"));
+    dirs.push(dataDir);
+    const config = embeddedConfig(fake.url, dataDir);
+    const running = await startAll(config, { logger: silent });
+    try {
+      expect((await fetch(`${running.url}/readyz`)).status).toBe(200);
+      expect((await post(running.url, hi("wamid.emb.1"))).status).toBe(200);
+      await eventually(() => fake?.fake.messages().length === 1, 5000);
+      expect((await post(running.url, hi("wamid.emb.1"))).status).toBe(200);
+      const metrics = await (await fetch(`${running.url}/metrics`)).text();
+      expect(metrics).toMatch(/ss_turn_latency_seconds_count\{tenant="default"\} 1/);
+      expect(metrics).toContain("ss_outbound_sends_total");
+    } finally {
+      await running.close();
+    }
+    const again = await startAll(config, { logger: silent });
+    try {
+      expect((await post(again.url, hi("wamid.emb.1"))).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(fake.fake.messages()).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
+  }, 20_000);
+
+  it("refuses a separate ingress or worker, naming sharpsharp start and REDIS_URL", async () => {
+    const config = embeddedConfig("http://127.0.0.1:9", "./unused");
+    await expect(startIngress(config, { logger: silent })).rejects.toThrow(/sharpsharp start.*REDIS_URL/s);
+    await expect(startWorker(config, { logger: silent })).rejects.toThrow(/one process owns the SQLite file/);
+  });
+
+  it("refuses a second process on the same data directory", async () => {
+    fake = await startFake();
+    const dataDir = mkdtempSync(join(tmpdir(), "ss-embedded-"));
+    dirs.push(dataDir);
+    const first = await startAll(embeddedConfig(fake.url, dataDir), { logger: silent });
+    try {
+      await expect(startAll(embeddedConfig(fake.url, dataDir), { logger: silent })).rejects.toThrow(
+        /held by another sharpsharp process/,
+      );
+    } finally {
+      await first.close();
+    }
+  });
+});
