@@ -108,6 +108,12 @@ export function createSendReply(deps: SendReplyDeps) {
       }
     };
 
+    if (data.sentWamid !== undefined) {
+      // Sent before the process died or lost the job; recording it again is harmless.
+      await recordSent(data.sentWamid);
+      return data.sentWamid;
+    }
+
     const pausedMs = await deps.pause.remainingMs(tenant);
     if (pausedMs > 0) {
       count(tenant, "deferred_paused");
@@ -162,6 +168,10 @@ export function createSendReply(deps: SendReplyDeps) {
         type: String(data.message.type),
       };
       const result = await deps.graphClientFor(tenant).sendMessage(data.phoneNumberId, body);
+      // First thing after Meta's answer, so a crash from here on cannot send the reply again.
+      await job
+        .updateData({ ...data, unknownOutcomeRetried, sending: false, sentWamid: result.wamid })
+        .catch((error: unknown) => log.warn({ err: error }, "could not mark the reply sent"));
       count(tenant, "sent");
       if (data.receivedAt !== undefined) {
         const elapsedMs = Math.max(0, deps.now() - data.receivedAt);

@@ -61,6 +61,11 @@ export interface OutboundJob extends OutboundReply {
   /** Set just before a send; found set on a job that starts again, the last send's outcome is unknown. */
   readonly sending?: boolean;
   /**
+   * Meta's wamid, written the moment the send answered: a job that starts
+   * again with it set was sent, and only its bookkeeping is redone.
+   */
+  readonly sentWamid?: string;
+  /**
    * The reply's place in its conversation's send order (1, 2, …), given at
    * enqueue; absent on jobs queued before ordering existed (sent unordered).
    */
