@@ -293,6 +293,7 @@ export async function startEmbedded(
           await Promise.all([turns.close(true), outbound.close(true), events.close(true)]);
         }
         await graph.close();
+        queues.close();
         db.close();
       },
     };

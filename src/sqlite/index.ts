@@ -7,3 +7,4 @@ export {
   openSqliteDatabase,
   type SqliteDatabase,
 } from "./open-sqlite.js";
+export { createWalSyncer, type WalSyncer } from "./wal-syncer.js";

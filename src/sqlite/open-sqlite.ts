@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { startCheckpointer } from "./checkpointer.js";
 import { SqliteUnavailableError } from "./errors.js";
 
 export type SqliteDatabase = Database.Database;
@@ -10,11 +11,10 @@ export interface OpenSqliteOptions {
   readonly dataDir: string;
   /** Default `sharpsharp.db`. */
   readonly fileName?: string;
-  /**
-   * Hold the file for this process only (SQLite's exclusive locking mode), so a
-   * second process on the same file fails at open instead of racing it. Default true.
-   */
-  readonly exclusive?: boolean;
+  /** How often the WAL is checkpointed by a worker thread, ms; default 1,000. */
+  readonly checkpointMs?: number;
+  /** Checkpoint errors (logged by the caller); default: ignored. */
+  readonly onCheckpointError?: (message: string) => void;
 }
 
 /** What an SQLite error code means for the person running sharpsharp. */
@@ -33,8 +33,9 @@ export function explainSqliteError(error: unknown, path: string): string {
 /**
  * Opens (creating it if needed) the embedded database: WAL journal with
  * synchronous=NORMAL, so every commit survives the process dying (kill -9);
- * commits that must also survive a power cut go through `commitDurably`.
- * One connection for the whole process. Fails fast with
+ * commits that must also survive a power cut go through `commitDurably` or
+ * a WalSyncer. One connection for the whole process, plus a checkpoint
+ * thread (see startCheckpointer); one process per data directory. Fails fast with
  * SqliteUnavailableError when the directory or file cannot be written or
  * another process holds the file.
  */
@@ -50,20 +51,47 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
       error,
     );
   }
+  let owner: SqliteDatabase | undefined;
   let db: SqliteDatabase | undefined;
   try {
-    db = new Database(path, { timeout: 500 });
+    // The owner lock: a write in exclusive locking mode holds this small file until the
+    // connection closes, which the OS ends with the process (even on kill -9), so a second
+    // process on the same data directory fails here instead of racing the first.
+    owner = new Database(join(dir, "sharpsharp.lock"), { timeout: 0 });
+    owner.pragma("locking_mode = EXCLUSIVE");
+    owner.exec("CREATE TABLE IF NOT EXISTS owner (pid INTEGER NOT NULL)");
+    owner.prepare("INSERT INTO owner (pid) VALUES (?)").run(process.pid);
+    db = new Database(path, { timeout: 5000 });
+    // Small pages: each commit writes every page it touched to the WAL in full, and inserts
+    // under random keys (message ids, conversations) touch many; 1 KiB pages cut those bytes.
+    // Takes effect only when the file is created.
+    db.pragma("page_size = 1024");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
-    if (options.exclusive ?? true) db.pragma("locking_mode = EXCLUSIVE");
-    // A write, so a read-only file, a full disk or another owner shows now, not on the first webhook.
+    db.pragma("wal_autocheckpoint = 0");
+    // A write, so a read-only file or a full disk shows now, not on the first webhook.
     db.exec("CREATE TABLE IF NOT EXISTS ss_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     db.prepare("INSERT OR REPLACE INTO ss_meta (key, value) VALUES ('opened_at', ?)").run(String(Date.now()));
-    return db;
   } catch (error) {
     db?.close();
+    owner?.close();
     throw new SqliteUnavailableError(explainSqliteError(error, path), error);
   }
+  const checkpointer = startCheckpointer(path, {
+    intervalMs: options.checkpointMs ?? 1000,
+    onError: options.onCheckpointError ?? (() => {}),
+  });
+  const opened = db;
+  const lock = owner;
+  const closeDatabase = opened.close.bind(opened);
+  // One close for the caller: the checkpointer and the owner lock go with the database.
+  opened.close = () => {
+    checkpointer.stop();
+    closeDatabase();
+    lock.close();
+    return opened;
+  };
+  return opened;
 }
 
 /** True for SQLite errors that mean "nothing can be written now" (full disk, read-only, I/O). */

@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { commitDurably, explainSqliteError, type SqliteDatabase } from "../../sqlite/index.js";
+import {
+  createWalSyncer,
+  explainSqliteError,
+  type SqliteDatabase,
+  type WalSyncer,
+} from "../../sqlite/index.js";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
 import { QueueUnavailableError } from "../errors.js";
 import { QUEUE_NAMES, type TurnJob } from "../job-names.js";
@@ -18,6 +23,8 @@ import { createTurnPriorities } from "./turn-priorities.js";
 
 export interface EmbeddedQueuesOptions {
   readonly db: SqliteDatabase;
+  /** Flushes the WAL to disk before webhooks are acknowledged; default one on the db's own WAL file. */
+  readonly syncer?: WalSyncer;
   readonly jobs: JobTable;
   /** How long message ids and event ids are remembered, seconds. */
   readonly dedupeTtlSeconds: number;
@@ -47,6 +54,8 @@ export interface EmbeddedQueues {
   sweepWaitingInboxes(): number;
   /** Deletes dedupe marks past their time; answers how many. */
   sweepExpiredMarks(): number;
+  /** Releases the WAL file handle (before the database is closed). */
+  close(): void;
 }
 
 /** A failed turn is retried with backoff, as in Redis mode (turn-scheduler.ts). */
@@ -65,13 +74,15 @@ interface Pending {
 /**
  * The embedded adapter of the inbound ports, on the process's SQLite file.
  * Webhooks that arrive in the same turn of the event loop are written in one
- * transaction synced to disk (group commit), so an acknowledged message
- * survives a power cut. Per message: dedupe mark, inbox row and the
+ * transaction, and acknowledged once a WAL flush after it completes (group
+ * commit off the event loop, see createWalSyncer), so an acknowledged
+ * message survives a power cut. Per message: dedupe mark, inbox row and the
  * conversation's turn made due, with the same outcomes as the Redis adapter
  * (new, redelivered, duplicate).
  */
 export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQueues {
   const { db, jobs } = options;
+  const syncer = options.syncer ?? createWalSyncer(`${db.name}-wal`);
   const now = options.now ?? Date.now;
   const ttlMs = options.dedupeTtlSeconds * 1000;
   const sweepAfterMs = options.sweepAfterMs ?? 120_000;
@@ -87,8 +98,6 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
       received_at INTEGER NOT NULL, payload TEXT NOT NULL,
       UNIQUE (conversation_key, wamid)
     );
-    CREATE INDEX IF NOT EXISTS queue_inbox_order ON queue_inbox (conversation_key, meta_ts, seq);
-    CREATE INDEX IF NOT EXISTS queue_inbox_age ON queue_inbox (received_at);
     CREATE TABLE IF NOT EXISTS queue_event_marks (
       dedupe_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL
     ) WITHOUT ROWID;
@@ -175,6 +184,12 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
   let pending: Pending[] = [];
   let flushScheduled = false;
 
+  const fail = (items: readonly Pending[], error: unknown) => {
+    lastWriteFailure = now();
+    const failure = new QueueUnavailableError(explainSqliteError(error, options.description), error);
+    for (const item of items) item.reject(failure);
+  };
+
   const flush = () => {
     flushScheduled = false;
     const items = pending;
@@ -182,24 +197,30 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
     const at = now();
     let outcomes: EnqueueOutcome[];
     try {
-      outcomes = commitDurably(db, () =>
+      outcomes = db.transaction(() =>
         items.map(({ batch, json }) => ({
           messages: batch.messages.map((message, index) => recordMessage(message, json[index] as string, at)),
           events: batch.events.map((event) => recordEvent(event, at)),
         })),
-      );
+      )();
     } catch (error) {
-      lastWriteFailure = now();
-      const failure = new QueueUnavailableError(explainSqliteError(error, options.description), error);
-      for (const item of items) item.reject(failure);
+      fail(items, error);
       return;
     }
-    items.forEach((item, index) => {
-      item.resolve(outcomes[index] as EnqueueOutcome);
-    });
-    if (outcomes.some((outcome) => outcome.messages.some((result) => result !== "duplicate")))
-      signals.turnsDue();
-    if (outcomes.some((outcome) => outcome.events.includes("new"))) signals.eventsDue();
+    // Acknowledged, and answered, only once on disk: a power cut before the flush loses the
+    // commit and the acknowledgement together, and Meta redelivers.
+    syncer.sync().then(
+      () => {
+        items.forEach((item, index) => {
+          item.resolve(outcomes[index] as EnqueueOutcome);
+        });
+        if (outcomes.some((outcome) => outcome.messages.some((result) => result !== "duplicate"))) {
+          signals.turnsDue();
+        }
+        if (outcomes.some((outcome) => outcome.events.includes("new"))) signals.eventsDue();
+      },
+      (error: unknown) => fail(items, error),
+    );
   };
 
   const inbound: InboundQueue = {
@@ -280,6 +301,9 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
     sweepExpiredMarks() {
       const at = now();
       return deleteMarks.run(at).changes + deleteEventMarks.run(at).changes;
+    },
+    close() {
+      syncer.close();
     },
   };
 }

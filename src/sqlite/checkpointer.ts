@@ -1,0 +1,54 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+
+/** Moves the WAL into the database file from another thread, so the event loop never waits on it. */
+export interface Checkpointer {
+  stop(): void;
+}
+
+// Plain CommonJS run by the worker thread: its own connection, a PASSIVE checkpoint on a timer.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.modulePath);
+const db = new Database(workerData.path, { timeout: 5000 });
+const checkpoint = () => {
+  try {
+    db.pragma("wal_checkpoint(PASSIVE)");
+  } catch (error) {
+    parentPort.postMessage(String(error && error.message));
+  }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on("message", () => {
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * SQLite's automatic checkpoint runs inside a commit, on the committing
+ * thread: copying the WAL into the database and syncing both stalled the
+ * event loop for up to seconds on a slow disk (bench/RESULTS.md). The main
+ * connection turns it off and this worker thread does it every `intervalMs`,
+ * PASSIVE, so it never blocks a writer.
+ */
+export function startCheckpointer(
+  path: string,
+  options: { readonly intervalMs: number; readonly onError: (message: string) => void },
+): Checkpointer {
+  const modulePath = createRequire(import.meta.url).resolve("better-sqlite3");
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { path, modulePath, intervalMs: options.intervalMs },
+  });
+  worker.on("message", (message: string) => options.onError(message));
+  worker.on("error", (error) => options.onError(error.message));
+  worker.unref();
+  return {
+    stop() {
+      worker.postMessage("stop");
+    },
+  };
+}
