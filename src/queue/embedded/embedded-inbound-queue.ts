@@ -274,7 +274,7 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
         inboxMessages: counts.messages,
         inboxConversations: counts.conversations,
         jobs: {
-          [QUEUE_NAMES.turns]: jobs.counts(QUEUE_NAMES.turns, at),
+          [QUEUE_NAMES.turns]: jobs.counts(QUEUE_NAMES.turns, at, signals.turnsRunning()),
           [QUEUE_NAMES.events]: jobs.counts(QUEUE_NAMES.events, at),
         },
       };

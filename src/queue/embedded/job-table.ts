@@ -114,6 +114,9 @@ export function createJobTable(db: SqliteDatabase) {
   const countStmt = db.prepare(
     `SELECT state, run_at > ? AS later, COUNT(*) AS n FROM queue_jobs WHERE queue = ? GROUP BY state, later`,
   );
+  const selectRunAt = db.prepare(
+    "SELECT run_at AS runAt FROM queue_jobs WHERE queue = ? AND id = ? AND state = 'waiting'",
+  );
   const sweepStmt = db.prepare("DELETE FROM queue_jobs WHERE keep_until IS NOT NULL AND keep_until <= ?");
 
   const ended = (
@@ -182,7 +185,10 @@ export function createJobTable(db: SqliteDatabase) {
     delay(queue: string, id: string, runAt: number): void {
       setRunAt.run(runAt, queue, id);
     },
-    /** The run failed: retried with backoff while attempts remain (or `final` is false), else failed. */
+    /**
+     * The run failed: retried with backoff while attempts remain (or `final` is false), else failed;
+     * a keyed job marked to run once more is then due again now, with fresh attempts.
+     */
     fail(
       queue: string,
       row: JobRow,
@@ -193,7 +199,10 @@ export function createJobTable(db: SqliteDatabase) {
     ): "retry" | "failed" {
       const attempts = row.attempts + 1;
       if (final || attempts >= row.maxAttempts) {
-        ended(queue, row.id, "failed", keepMs, now, error);
+        // Work that arrived during the failed run still gets its run (as BullMQ's keepLastIfActive does).
+        const mark = selectRerun.get(queue, row.id) as { rerun: number } | undefined;
+        if (mark?.rerun === 1) rerunNow.run(now, queue, row.id);
+        else ended(queue, row.id, "failed", keepMs, now, error);
         return "failed";
       }
       setRetry.run(now + row.backoffMs * 2 ** (attempts - 1), error, queue, row.id);
@@ -220,12 +229,22 @@ export function createJobTable(db: SqliteDatabase) {
     promote(queue: string, id: string, now: number): boolean {
       return promoteStmt.run(now, queue, id, now).changes === 1;
     },
-    /** Job counts by BullMQ-like state (waiting = due now, delayed = due later). */
-    counts(queue: string, now: number): Record<string, number> {
-      const counts: Record<string, number> = { waiting: 0, delayed: 0, completed: 0, failed: 0 };
+    /**
+     * Job counts by BullMQ-like state (waiting = due now, delayed = due later);
+     * the `running` jobs count as active, not as waiting or delayed.
+     */
+    counts(queue: string, now: number, running: ReadonlySet<string> = new Set()): Record<string, number> {
+      const counts: Record<string, number> = { waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 };
       for (const row of countStmt.all(now, queue) as { state: string; later: number; n: number }[]) {
         const name = row.state === "waiting" ? (row.later === 1 ? "delayed" : "waiting") : row.state;
         counts[name] = (counts[name] ?? 0) + row.n;
+      }
+      for (const id of running) {
+        const row = selectRunAt.get(queue, id) as { runAt: number } | undefined;
+        if (row === undefined) continue;
+        const name = row.runAt > now ? "delayed" : "waiting";
+        counts[name] = Math.max(0, (counts[name] ?? 0) - 1);
+        counts.active = (counts.active ?? 0) + 1;
       }
       return counts;
     },
