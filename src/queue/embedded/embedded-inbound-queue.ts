@@ -108,9 +108,11 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
   const putMark = db.prepare(
     "INSERT OR REPLACE INTO queue_marks (tenant_id, wamid, handled, expires_at) VALUES (?, ?, ?, ?)",
   );
+  // Keeps a live mark's expiry; a mark that expired before its message was handled lives a full TTL again (as in Redis).
   const markHandled = db.prepare(
-    `INSERT INTO queue_marks (tenant_id, wamid, handled, expires_at) VALUES (?, ?, 1, ?)
-     ON CONFLICT (tenant_id, wamid) DO UPDATE SET handled = 1`,
+    `INSERT INTO queue_marks (tenant_id, wamid, handled, expires_at) VALUES (@tenant, @wamid, 1, @expiresAt)
+     ON CONFLICT (tenant_id, wamid) DO UPDATE SET handled = 1,
+       expires_at = CASE WHEN expires_at <= @now THEN excluded.expires_at ELSE expires_at END`,
   );
   const insertInbox = db.prepare(
     `INSERT INTO queue_inbox (conversation_key, wamid, meta_ts, received_at, payload) VALUES (?, ?, ?, ?, ?)
@@ -253,7 +255,7 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
       db.transaction(() => {
         for (const wamid of wamids) {
           deleteInbox.run(conversationKey, wamid);
-          markHandled.run(tenant, wamid, at + ttlMs);
+          markHandled.run({ tenant, wamid, expiresAt: at + ttlMs, now: at });
         }
       })();
     },

@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createEmbeddedQueues, createJobTable } from "../../src/queue/embedded/index.js";
+import { QUEUE_NAMES } from "../../src/queue/index.js";
+import { createFailFastRedis, createRedisQueues, type RedisQueues } from "../../src/queue/redis/index.js";
+import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
+import { skipWithoutRedis, TEST_REDIS_URL } from "../support/redis.js";
+import { describeInboundQueueContract } from "./inbound-queue.contract.js";
+
+describe.skipIf(skipWithoutRedis)("redis", () => {
+  const backend = redisPerTest("c-inbound");
+  const opened: { queues: RedisQueues; close: () => void }[] = [];
+  afterEach(async () => {
+    for (const { queues, close } of opened.splice(0)) {
+      await queues.close();
+      close();
+    }
+  });
+  describeInboundQueueContract("redis", async ({ dedupeTtlSeconds }) => {
+    const redis = createFailFastRedis(TEST_REDIS_URL);
+    redis.on("error", () => {});
+    await new Promise<void>((resolve) =>
+      redis.status === "ready" ? resolve() : redis.once("ready", () => resolve()),
+    );
+    const queues = createRedisQueues({
+      redis,
+      prefix: backend.prefix(),
+      dedupeTtlSeconds,
+      enqueueTimeoutMs: 5000,
+    });
+    opened.push({ queues, close: () => redis.disconnect() });
+    // Redis: a due turn is an entry in the ready set until the scheduler makes it a BullMQ turn job.
+    const turnJobs = async () => {
+      await queues.scheduler.runOnce();
+      return queues.turns.getJobs(["waiting", "prioritized", "delayed"]);
+    };
+    return {
+      inbound: queues.inbound,
+      inbox: queues.inbox,
+      status: queues.status,
+      async dueTurns() {
+        return (await turnJobs()).map((job) => job.data.conversationKey).sort();
+      },
+      async takeTurns() {
+        for (const job of await turnJobs()) await job.remove();
+      },
+    };
+  });
+});
+
+describe("sqlite", () => {
+  const backend = sqlitePerTest();
+  describeInboundQueueContract("sqlite", async ({ dedupeTtlSeconds }) => {
+    const db = backend.open();
+    const jobs = createJobTable(db);
+    const queues = createEmbeddedQueues({ db, jobs, dedupeTtlSeconds, description: "contract test db" });
+    // Embedded: a due turn is a waiting row of the turns queue, keyed by conversation.
+    const waitingTurns = () =>
+      (
+        db
+          .prepare("SELECT id FROM queue_jobs WHERE queue = ? AND state = 'waiting' ORDER BY id")
+          .all(QUEUE_NAMES.turns) as { id: string }[]
+      ).map((row) => row.id);
+    return {
+      inbound: queues.inbound,
+      inbox: queues.inbox,
+      status: queues.status,
+      async dueTurns() {
+        return waitingTurns();
+      },
+      async takeTurns() {
+        for (const id of waitingTurns()) jobs.complete(QUEUE_NAMES.turns, id, undefined, Date.now());
+      },
+    };
+  });
+
+  it("counts a turn that runs now as active in the depth, not as waiting", async () => {
+    const db = backend.open();
+    const queues = createEmbeddedQueues({
+      db,
+      jobs: createJobTable(db),
+      dedupeTtlSeconds: 60,
+      description: "t",
+    });
+    const conv = "acme:106540352242922:2348012345678";
+    await queues.inbound.enqueue({
+      messages: [
+        {
+          tenantId: "acme",
+          phoneNumberId: "106540352242922",
+          wabaId: "114098765432109",
+          conversationKey: conv,
+          wamid: "wamid.run",
+          timestamp: 1,
+          receivedAt: Date.now(),
+          type: "text",
+          customer: { waId: "2348012345678" },
+          text: "hi",
+        },
+      ],
+      events: [],
+    });
+    expect((await queues.status.depth()).jobs.turns).toMatchObject({ waiting: 1, active: 0 });
+    queues.signals.turnsRunning = () => new Set([conv]);
+    expect((await queues.status.depth()).jobs.turns).toMatchObject({ waiting: 0, active: 1 });
+  });
+});
