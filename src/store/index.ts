@@ -4,6 +4,7 @@ export {
   StoreUnknownConversationError,
   storeErrorCatalog,
 } from "./errors.js";
+export { MAX_PAGE } from "./keyset-cursor.js";
 export type {
   AgentUsageRecord,
   ConversationState,
@@ -22,7 +23,6 @@ export type {
   StoredMessage,
   TurnRecord,
 } from "./ports.js";
-export { MAX_PAGE } from "./postgres/keyset-cursor.js";
 export {
   type MigrateOptions,
   type MigrateResult,

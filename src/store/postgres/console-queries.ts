@@ -1,14 +1,15 @@
 import type { Pool } from "pg";
+import { checkLimit, decodeCursor, messageIdOf, pageOf } from "../keyset-cursor.js";
 import type { ConversationSummary, Page, PageOptions, StoredMessage } from "../ports.js";
-import { checkLimit, decodeCursor, encodeCursor } from "./keyset-cursor.js";
 import {
-  CONVERSATION_COLUMNS,
   type ConversationRow,
-  conversationLateralJoin,
+  MESSAGE_COLUMNS,
   type MessageRow,
+  msOf,
+  PREVIEW_CHARS,
   toConversationSummary,
   toStoredMessage,
-} from "./row-mapping.js";
+} from "../row-mapping.js";
 import type { TableNames } from "./sql-names.js";
 
 /** The console's read side: keyset-paged, newest first, each backed by an index of migration 1. */
@@ -31,7 +32,7 @@ export function createConsoleQueries(pool: Pool, tables: TableNames) {
         params,
       );
       return pageOf(result.rows, limit, toConversationSummary, (row) => ({
-        atMs: row.last_activity_at.getTime(),
+        atMs: msOf(row.last_activity_at),
         tieBreaker: row.conversation_key,
       }));
     },
@@ -42,14 +43,13 @@ export function createConsoleQueries(pool: Pool, tables: TableNames) {
       let after = "";
       if (options.before !== undefined) {
         const keyset = decodeCursor(options.before);
-        if (!/^\d+$/.test(keyset.tieBreaker)) return { items: [] };
-        params.push(new Date(keyset.atMs), keyset.tieBreaker);
+        const id = messageIdOf(keyset);
+        if (id === undefined) return { items: [] };
+        params.push(new Date(keyset.atMs), id);
         after = "AND (m.at, m.id) < ($3::timestamptz, $4::bigint)";
       }
       const result = await pool.query<MessageRow>(
-        `SELECT m.id, m.tenant_id, m.conversation_key, m.direction, m.wamid, m.customer_id, m.turn_id,
-                m.part, m.type, m.text, m.body, m.media_id, m.caption, m.meta_timestamp, m.at,
-                d.status, d.status_at, d.error_code, d.error_title
+        `SELECT ${MESSAGE_COLUMNS}
          FROM ${tables.messages} m
          LEFT JOIN ${tables.deliveries} d
            ON m.direction = 'outbound' AND d.tenant_id = m.tenant_id AND d.wamid = m.wamid
@@ -58,8 +58,8 @@ export function createConsoleQueries(pool: Pool, tables: TableNames) {
         params,
       );
       return pageOf(result.rows, limit, toStoredMessage, (row) => ({
-        atMs: row.at.getTime(),
-        tieBreaker: row.id,
+        atMs: msOf(row.at),
+        tieBreaker: String(row.id),
       }));
     },
 
@@ -78,19 +78,17 @@ export function createConsoleQueries(pool: Pool, tables: TableNames) {
   };
 }
 
-/** One row past the limit tells whether an older page exists. */
-function pageOf<Row, Item>(
-  rows: Row[],
-  limit: number,
-  toItem: (row: Row) => Item,
-  keysetOf: (row: Row) => { atMs: number; tieBreaker: string },
-): Page<Item> {
-  const served = rows.slice(0, limit);
-  const last = served.at(-1);
-  const items = served.map(toItem);
-  return rows.length > limit && last !== undefined
-    ? { items, next: encodeCursor(keysetOf(last)) }
-    : { items };
+/** Selects a conversation row with its newest message (one index probe per conversation). */
+const CONVERSATION_COLUMNS = `
+  c.conversation_key, c.tenant_id, c.customer_id, c.mode, c.assigned_agent, c.last_activity_at,
+  last.direction AS last_direction, last.type AS last_type,
+  left(coalesce(last.text, last.caption), ${PREVIEW_CHARS}) AS last_preview, last.at AS last_at`;
+
+function conversationLateralJoin(messages: string): string {
+  return `LEFT JOIN LATERAL (
+    SELECT direction, type, text, caption, at FROM ${messages}
+    WHERE conversation_key = c.conversation_key ORDER BY at DESC, id DESC LIMIT 1
+  ) last ON true`;
 }
 
 /** A customer id is digits or a BSUID (CC.digits) today, but `%` and `_` must never act as wildcards. */

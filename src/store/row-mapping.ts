@@ -1,33 +1,31 @@
-import type { DeliveryStatus } from "../../delivery/index.js";
-import type { ConversationSummary, StoredConversationMode, StoredMessage } from "../ports.js";
+import type { DeliveryStatus } from "../delivery/index.js";
+import type { ConversationSummary, StoredConversationMode, StoredMessage } from "./ports.js";
 
 /** Characters of a message's text the conversation list shows. */
 export const PREVIEW_CHARS = 120;
 
+/**
+ * A time column as a driver hands it back: node-postgres gives a `Date` for
+ * timestamptz, while SQLite keeps ms since the epoch as an integer.
+ */
+export type TimeValue = Date | number;
+
+export function msOf(value: TimeValue): number {
+  return typeof value === "number" ? value : value.getTime();
+}
+
+/** A conversation with its newest message, in the column names both adapters select. */
 export interface ConversationRow {
   conversation_key: string;
   tenant_id: string;
   customer_id: string | null;
   mode: string;
   assigned_agent: string | null;
-  last_activity_at: Date;
+  last_activity_at: TimeValue;
   last_direction: "inbound" | "outbound" | null;
   last_type: string | null;
   last_preview: string | null;
-  last_at: Date | null;
-}
-
-/** Selects a conversation row with its newest message (one index probe per conversation). */
-export const CONVERSATION_COLUMNS = `
-  c.conversation_key, c.tenant_id, c.customer_id, c.mode, c.assigned_agent, c.last_activity_at,
-  last.direction AS last_direction, last.type AS last_type,
-  left(coalesce(last.text, last.caption), ${PREVIEW_CHARS}) AS last_preview, last.at AS last_at`;
-
-export function conversationLateralJoin(messages: string): string {
-  return `LEFT JOIN LATERAL (
-    SELECT direction, type, text, caption, at FROM ${messages}
-    WHERE conversation_key = c.conversation_key ORDER BY at DESC, id DESC LIMIT 1
-  ) last ON true`;
+  last_at: TimeValue | null;
 }
 
 export function toConversationSummary(row: ConversationRow): ConversationSummary {
@@ -37,7 +35,7 @@ export function toConversationSummary(row: ConversationRow): ConversationSummary
     ...(row.customer_id === null ? {} : { customerId: row.customer_id }),
     mode: row.mode as StoredConversationMode,
     ...(row.assigned_agent === null ? {} : { assignedAgent: row.assigned_agent }),
-    lastActivityAt: row.last_activity_at.getTime(),
+    lastActivityAt: msOf(row.last_activity_at),
     ...(row.last_direction === null || row.last_type === null || row.last_at === null
       ? {}
       : {
@@ -45,14 +43,16 @@ export function toConversationSummary(row: ConversationRow): ConversationSummary
             direction: row.last_direction,
             type: row.last_type,
             ...(row.last_preview === null ? {} : { preview: row.last_preview }),
-            at: row.last_at.getTime(),
+            at: msOf(row.last_at),
           },
         }),
   };
 }
 
+/** A message joined with its delivery status; `body` already parsed from JSON. */
 export interface MessageRow {
-  id: string;
+  /** bigint (a string from node-postgres) or an SQLite integer rowid. */
+  id: string | number;
   tenant_id: string;
   conversation_key: string;
   direction: "inbound" | "outbound";
@@ -65,13 +65,18 @@ export interface MessageRow {
   body: unknown;
   media_id: string | null;
   caption: string | null;
-  meta_timestamp: Date | null;
-  at: Date;
+  meta_timestamp: TimeValue | null;
+  at: TimeValue;
   status: DeliveryStatus | null;
-  status_at: Date | null;
+  status_at: TimeValue | null;
   error_code: number | null;
   error_title: string | null;
 }
+
+/** The columns of a `MessageRow`, for a `messages m LEFT JOIN deliveries d` select. */
+export const MESSAGE_COLUMNS = `m.id, m.tenant_id, m.conversation_key, m.direction, m.wamid, m.customer_id, m.turn_id,
+  m.part, m.type, m.text, m.body, m.media_id, m.caption, m.meta_timestamp, m.at,
+  d.status, d.status_at, d.error_code, d.error_title`;
 
 /** Drops SQL NULLs so optional fields are absent rather than null. */
 function present<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], null> } {
@@ -86,7 +91,7 @@ export function toStoredMessage(row: MessageRow): StoredMessage {
     tenantId: row.tenant_id,
     conversationKey: row.conversation_key,
     type: row.type,
-    at: row.at.getTime(),
+    at: msOf(row.at),
     ...present({
       wamid: row.wamid,
       customerId: row.customer_id,
@@ -96,14 +101,14 @@ export function toStoredMessage(row: MessageRow): StoredMessage {
       body: row.body,
       mediaId: row.media_id,
       caption: row.caption,
-      metaTimestamp: row.meta_timestamp === null ? null : row.meta_timestamp.getTime() / 1000,
+      metaTimestamp: row.meta_timestamp === null ? null : msOf(row.meta_timestamp) / 1000,
     }),
     ...(row.status === null || row.status_at === null
       ? {}
       : {
           delivery: {
             status: row.status,
-            at: row.status_at.getTime(),
+            at: msOf(row.status_at),
             ...present({ errorCode: row.error_code, errorTitle: row.error_title }),
           },
         }),

@@ -1,4 +1,5 @@
-import { StoreInvalidPageError } from "../errors.js";
+import { StoreInvalidPageError } from "./errors.js";
+import type { Page } from "./ports.js";
 
 /** Largest page the console queries serve. */
 export const MAX_PAGE = 500;
@@ -34,4 +35,30 @@ export function checkLimit(limit: number): number {
     throw new StoreInvalidPageError(`limit must be an integer from 1 to ${MAX_PAGE}, got ${limit}`);
   }
   return limit;
+}
+
+/**
+ * Cuts a page from `limit + 1` rows, newest first: the extra row only tells
+ * that an older page exists, and the last row served becomes the cursor.
+ */
+export function pageOf<Row, Item>(
+  rows: Row[],
+  limit: number,
+  toItem: (row: Row) => Item,
+  keysetOf: (row: Row) => Keyset,
+): Page<Item> {
+  const served = rows.slice(0, limit);
+  const last = served.at(-1);
+  const items = served.map(toItem);
+  return rows.length > limit && last !== undefined
+    ? { items, next: encodeCursor(keysetOf(last)) }
+    : { items };
+}
+
+/**
+ * The tie-breaker of a message cursor is its row id; anything else was not
+ * handed out by a store, and it matches no row rather than failing the page.
+ */
+export function messageIdOf(keyset: Keyset): string | undefined {
+  return /^\d+$/.test(keyset.tieBreaker) ? keyset.tieBreaker : undefined;
 }
