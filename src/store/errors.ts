@@ -18,10 +18,16 @@ export const storeErrorCatalog = {
 
 /** The database was migrated by a newer sharpsharp; running older code against it could corrupt data. */
 export class StoreSchemaTooNewError extends SharpsharpError {
-  constructor(schema: string, databaseVersion: number, knownVersion: number) {
+  /** `remedy` names the way out for the backend at hand (which setting points elsewhere). */
+  constructor(
+    schema: string,
+    databaseVersion: number,
+    knownVersion: number,
+    remedy = "upgrade sharpsharp or point DATABASE_URL at another database",
+  ) {
     super(
       storeErrorCatalog.schemaTooNew.code,
-      `the message store schema "${schema}" is at migration ${databaseVersion}, newer than the ${knownVersion} this version knows; upgrade sharpsharp or point DATABASE_URL at another database`,
+      `the message store schema "${schema}" is at migration ${databaseVersion}, newer than the ${knownVersion} this version knows; ${remedy}`,
     );
   }
 }

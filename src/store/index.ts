@@ -5,6 +5,7 @@ export {
   storeErrorCatalog,
 } from "./errors.js";
 export { MAX_PAGE } from "./keyset-cursor.js";
+export type { MigrateResult, Migration } from "./migration.js";
 export type {
   AgentUsageRecord,
   ConversationState,
@@ -25,12 +26,14 @@ export type {
 } from "./ports.js";
 export {
   type MigrateOptions,
-  type MigrateResult,
   migrateMessageStore,
 } from "./postgres/migrate-message-store.js";
-export { MIGRATIONS, type Migration } from "./postgres/migrations.js";
+export { MIGRATIONS } from "./postgres/migrations.js";
 export {
   createPostgresMessageStore,
   openPostgresMessageStore,
   type PostgresMessageStoreOptions,
 } from "./postgres/postgres-message-store.js";
+export { migrateSqliteMessageStore, type SqliteMigrateOptions } from "./sqlite/migrate-sqlite-store.js";
+export { SQLITE_MIGRATIONS } from "./sqlite/migrations.js";
+export { createSqliteMessageStore, type SqliteMessageStoreOptions } from "./sqlite/sqlite-message-store.js";

@@ -237,6 +237,9 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
         "NG.3318264059917364520",
       ]);
       expect(await store.searchByCustomer("acme", "%", 10)).toEqual([]);
+      // Neither another adapter's wildcards nor case folding widen the match.
+      for (const prefix of ["*", "?", "[0-9]", "_", "ng."])
+        expect(await store.searchByCustomer("acme", prefix, 10)).toEqual([]);
       expect(await store.searchByCustomer("acme", "234", 1)).toHaveLength(1);
     });
 

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from "pg";
 import { StoreSchemaTooNewError } from "../errors.js";
-import { MIGRATIONS, type Migration } from "./migrations.js";
+import type { MigrateResult, Migration } from "../migration.js";
+import { MIGRATIONS } from "./migrations.js";
 import { quoteIdentifier, tableNames } from "./sql-names.js";
 import { withTransaction } from "./with-transaction.js";
 
@@ -11,12 +12,7 @@ export interface MigrateOptions {
   readonly migrations?: readonly Migration[];
 }
 
-export interface MigrateResult {
-  /** Versions this call applied (empty when the schema was up to date). */
-  readonly applied: number[];
-  /** The schema's version afterwards. */
-  readonly version: number;
-}
+export type { MigrateResult } from "../migration.js";
 
 /**
  * Brings the store's schema up to date; run at startup. Each migration runs in

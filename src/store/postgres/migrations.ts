@@ -1,10 +1,6 @@
-/** One schema change. `sql` runs with `search_path` set to the store's schema, so names stay unqualified. */
-export interface Migration {
-  /** Applied in ascending order; never renumber or edit one that has shipped, add a new one. */
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
+import type { Migration } from "../migration.js";
+
+export type { Migration } from "../migration.js";
 
 /**
  * Times are timestamptz; the store converts to and from ms since the epoch.

@@ -9,7 +9,16 @@ import type {
   RecordOutcome,
   TurnRecord,
 } from "../ports.js";
+import {
+  deliveryValues,
+  inboundValues,
+  outboundValues,
+  turnValues,
+  type ValueEncoding,
+} from "../record-values.js";
 import type { TableNames } from "./sql-names.js";
+
+const PG_VALUES: ValueEncoding = { time: (ms) => new Date(ms), list: (items) => [...items] };
 
 /** Statuses in the order a message goes through; `failed` is not a step but an end, handled apart. */
 const FORWARD = "ARRAY['sent', 'delivered', 'read', 'played']";
@@ -33,22 +42,11 @@ export function createRecordWrites(pool: Pool, tables: TableNames) {
         `WITH inserted AS (
            INSERT INTO ${tables.messages} (tenant_id, conversation_key, direction, wamid, customer_id, type, text,
                                            media_id, caption, meta_timestamp, at)
-           VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, $8, to_timestamp($9::double precision), $10)
+           VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, $8, $9, $10)
            ON CONFLICT (tenant_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
            RETURNING at
          ) ${touchConversation("inserted")} RETURNING 1`,
-        [
-          message.tenantId,
-          message.conversationKey,
-          message.wamid,
-          message.customerId,
-          message.type,
-          message.text ?? null,
-          message.mediaId ?? null,
-          message.caption ?? null,
-          message.metaTimestamp,
-          new Date(message.receivedAt),
-        ],
+        inboundValues(message, PG_VALUES),
       );
       return result.rowCount === 1 ? "recorded" : "duplicate";
     },
@@ -64,18 +62,7 @@ export function createRecordWrites(pool: Pool, tables: TableNames) {
            RETURNING (xmax = 0) AS inserted, at
          ), touched AS (${touchConversation("upserted", "WHERE inserted")})
          SELECT inserted FROM upserted`,
-        [
-          reply.tenantId,
-          reply.conversationKey,
-          reply.wamid ?? null,
-          reply.customerId ?? null,
-          reply.turnId,
-          reply.part,
-          reply.type,
-          reply.text ?? null,
-          reply.body === undefined ? null : JSON.stringify(reply.body),
-          new Date(reply.queuedAt),
-        ],
+        outboundValues(reply, PG_VALUES),
       );
       return result.rows[0]?.inserted === true ? "recorded" : "duplicate";
     },
@@ -98,14 +85,7 @@ export function createRecordWrites(pool: Pool, tables: TableNames) {
            ELSE array_position(${FORWARD}, EXCLUDED.status) > array_position(${FORWARD}, d.status)
          END
          RETURNING 1`,
-        [
-          tenantId,
-          wamid,
-          status,
-          new Date(at),
-          status === "failed" ? (error?.code ?? null) : null,
-          status === "failed" ? (error?.title ?? null) : null,
-        ],
+        deliveryValues(tenantId, wamid, status, at, error, PG_VALUES),
       );
       return result.rowCount === 1 ? "applied" : "stale_ignored";
     },
@@ -124,18 +104,7 @@ export function createRecordWrites(pool: Pool, tables: TableNames) {
                                       completion_tokens, cost_usd, tools, at)
          VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10)
          ON CONFLICT (turn_id) DO NOTHING`,
-        [
-          turn.turnId,
-          turn.tenantId,
-          turn.conversationKey,
-          JSON.stringify(turn.decision),
-          turn.agent?.outcome ?? null,
-          turn.agent?.promptTokens ?? null,
-          turn.agent?.completionTokens ?? null,
-          turn.agent?.costUsd ?? null,
-          turn.agent === undefined ? null : [...turn.agent.tools],
-          new Date(turn.at),
-        ],
+        turnValues(turn, PG_VALUES),
       );
       return result.rowCount === 1 ? "recorded" : "duplicate";
     },

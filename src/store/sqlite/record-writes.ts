@@ -1,0 +1,115 @@
+import type { SqliteDatabase } from "../../sqlite/index.js";
+import { StoreUnknownConversationError } from "../errors.js";
+import type {
+  ConversationState,
+  DeliveryUpdateOutcome,
+  InboundRecord,
+  MessageStore,
+  OutboundRecord,
+  RecordOutcome,
+  TurnRecord,
+} from "../ports.js";
+import {
+  deliveryValues,
+  inboundValues,
+  outboundValues,
+  turnValues,
+  type ValueEncoding,
+} from "../record-values.js";
+
+// Whole ms: the columns are STRICT integers, and Postgres would keep a fraction rather than refuse it.
+const SQLITE_VALUES: ValueEncoding = { time: Math.round, list: (items) => JSON.stringify(items) };
+
+/** Rank of a status on the forward path; `failed` is not a step but an end, handled apart. */
+function rankOf(status: string): string {
+  return `(CASE ${status} WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 WHEN 'played' THEN 4 END)`;
+}
+
+/**
+ * The write side, the same rules as the Postgres adapter's. A message insert
+ * and its conversation upsert run in one transaction, and the conversation
+ * moves only when the message is new. The methods are synchronous; the store
+ * wraps them in async ones.
+ */
+export function createSqliteRecordWrites(db: SqliteDatabase, now: () => number) {
+  const touchConversation = db.prepare(`
+    INSERT INTO store_conversations (conversation_key, tenant_id, customer_id, last_activity_at, created_at)
+    VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (conversation_key) DO UPDATE SET
+      last_activity_at = max(last_activity_at, excluded.last_activity_at),
+      customer_id = coalesce(customer_id, excluded.customer_id)`);
+  const insertInbound = db.prepare(`
+    INSERT INTO store_messages (tenant_id, conversation_key, direction, wamid, customer_id, type, text,
+                                media_id, caption, meta_timestamp, at)
+    VALUES (?, ?, 'inbound', ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (tenant_id, wamid) WHERE wamid IS NOT NULL DO NOTHING`);
+  const insertOutbound = db.prepare(`
+    INSERT INTO store_messages (tenant_id, conversation_key, direction, wamid, customer_id, turn_id, part,
+                                type, text, body, at)
+    VALUES (?, ?, 'outbound', ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (turn_id, part) WHERE direction = 'outbound' DO NOTHING`);
+  const fillWamid = db.prepare(`
+    UPDATE store_messages SET wamid = ?
+    WHERE direction = 'outbound' AND turn_id = ? AND part = ? AND wamid IS NULL`);
+  const upsertDelivery = db.prepare(`
+    INSERT INTO store_deliveries (tenant_id, wamid, status, status_at, error_code, error_title, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (tenant_id, wamid) DO UPDATE SET
+      status = excluded.status, status_at = excluded.status_at,
+      error_code = excluded.error_code, error_title = excluded.error_title, updated_at = excluded.updated_at
+    WHERE store_deliveries.status <> 'failed' AND CASE
+      WHEN excluded.status = 'failed' THEN store_deliveries.status IN ('sent', 'delivered')
+      ELSE ${rankOf("excluded.status")} > ${rankOf("store_deliveries.status")}
+    END`);
+  const updateState = db.prepare(
+    "UPDATE store_conversations SET mode = ?, assigned_agent = ? WHERE conversation_key = ?",
+  );
+  const insertTurn = db.prepare(`
+    INSERT INTO store_turns (turn_id, tenant_id, conversation_key, decision, agent_outcome, prompt_tokens,
+                             completion_tokens, cost_usd, tools, at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (turn_id) DO NOTHING`);
+
+  const touch = (tenantId: string, conversationKey: string, customerId: string | null, at: number) =>
+    touchConversation.run(conversationKey, tenantId, customerId, Math.round(at), now());
+
+  return {
+    recordInbound: db.transaction((message: InboundRecord): RecordOutcome => {
+      const inserted = insertInbound.run(inboundValues(message, SQLITE_VALUES));
+      if (inserted.changes === 0) return "duplicate";
+      touch(message.tenantId, message.conversationKey, message.customerId, message.receivedAt);
+      return "recorded";
+    }),
+
+    recordOutbound: db.transaction((reply: OutboundRecord): RecordOutcome => {
+      const inserted = insertOutbound.run(outboundValues(reply, SQLITE_VALUES));
+      if (inserted.changes === 0) {
+        // A repeat that knows the wamid fills it in; one already there stays.
+        if (reply.wamid !== undefined) fillWamid.run(reply.wamid, reply.turnId, reply.part);
+        return "duplicate";
+      }
+      touch(reply.tenantId, reply.conversationKey, reply.customerId ?? null, reply.queuedAt);
+      return "recorded";
+    }),
+
+    updateDelivery(
+      ...[tenantId, wamid, status, at, error]: Parameters<MessageStore["updateDelivery"]>
+    ): DeliveryUpdateOutcome {
+      const result = upsertDelivery.run(
+        ...deliveryValues(tenantId, wamid, status, at, error, SQLITE_VALUES),
+        now(),
+      );
+      return result.changes === 1 ? "applied" : "stale_ignored";
+    },
+
+    setConversationState(conversationKey: string, state: ConversationState): void {
+      const result = updateState.run(state.mode, state.assignedAgent ?? null, conversationKey);
+      if (result.changes === 0) throw new StoreUnknownConversationError();
+    },
+
+    recordTurn(turn: TurnRecord): RecordOutcome {
+      const result = insertTurn.run(turnValues(turn, SQLITE_VALUES));
+      return result.changes === 1 ? "recorded" : "duplicate";
+    },
+  };
+}
