@@ -6,8 +6,12 @@ import {
   type ResponderSettings,
   resolveResponderSettings,
   routeAndCount,
+  staleTurnDecision,
+  type TurnDecision,
+  type TurnDecisionHook,
   type TurnInput,
   type TurnReply,
+  turnDecisionOf,
 } from "../conversation/index.js";
 import type { IntentRouter, RouterMetrics } from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
@@ -24,6 +28,8 @@ export interface AgentResponderDeps extends Omit<AgentTurnDeps, "llm"> {
   readonly routerMetrics?: RouterMetrics;
   readonly state: ConversationStateStore;
   readonly slots: TenantSlots;
+  /** Told each turn's decision and, for agent turns, its usage (the message log records it); optional. */
+  readonly onTurnDecision?: TurnDecisionHook;
 }
 
 /** Money on the line: these conversations' next turns run first for a while (scheduler priority 1). */
@@ -89,40 +95,38 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     }
   };
 
-  const record = async (conversationKey: string, result: AgentTurnResult) => {
+  const record = async (decision: TurnDecision, result: AgentTurnResult) => {
+    const agent = {
+      outcome: result.outcome,
+      promptTokens: result.usage.promptTokens,
+      completionTokens: result.usage.completionTokens,
+      costUsd: result.costUsd,
+      llmCalls: result.llmCalls,
+      tools: result.toolsCalled,
+    };
     try {
-      await deps.state.append(conversationKey, [
-        {
-          at: Date.now(),
-          from: "bot",
-          type: "agent_turn",
-          agent: {
-            outcome: result.outcome,
-            promptTokens: result.usage.promptTokens,
-            completionTokens: result.usage.completionTokens,
-            costUsd: result.costUsd,
-            llmCalls: result.llmCalls,
-            tools: result.toolsCalled,
-          },
-        },
+      await deps.state.append(decision.turn.conversationKey, [
+        { at: Date.now(), from: "bot", type: "agent_turn", agent },
       ]);
     } catch (error) {
       deps.logger.warn({ err: error }, "could not record the agent turn in the history");
     }
+    await deps.onTurnDecision?.({ ...decision, agent });
   };
 
   /**
    * One agent turn inside one of the tenant's slots. `prepare` runs inside the
    * slot first (the confirm path runs its tool there) and adds to the turn's
-   * input.
+   * input. `decision` is what led to the agent, reported with its usage.
    */
   const agentTurn = async (
-    turn: TurnInput,
+    decision: TurnDecision,
     settings: [ResponderSettings, AgentSettings],
     llm: LlmClient,
     customerId: string,
     prepare: () => Promise<Partial<AgentTurnInput>>,
   ): Promise<readonly TurnReply[]> => {
+    const { turn } = decision;
     const [responder, agent] = settings;
     const result = await withSlot(turn.tenant, agent, async () => {
       const extra = await prepare();
@@ -141,7 +145,7 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
         { ...deps, llm },
       );
     });
-    await record(turn.conversationKey, result);
+    await record(decision, result);
     return result.replies;
   };
 
@@ -162,13 +166,22 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     const [responder] = settings;
     const confirming = replyId.startsWith(CONFIRM_PREFIX);
     const id = replyId.slice((confirming ? CONFIRM_PREFIX : CANCEL_PREFIX).length);
+    const decision: TurnDecision = {
+      turn,
+      tier: "confirm",
+      intent: confirming ? "confirm" : "cancel",
+      confidence: 1,
+      resolved: true,
+    };
     const claim = await deps.pending.claim(turn.conversationKey, id, tap.wamid);
-    if (claim.kind !== "claimed") return [{ text: EXPIRED_TEXT }];
-    if (!confirming) return [{ text: CANCELLED_TEXT }];
     const llm = deps.llm;
-    if (llm === undefined || customerId === undefined) return [responder.fallback];
+    if (claim.kind !== "claimed" || !confirming || llm === undefined || customerId === undefined) {
+      await deps.onTurnDecision?.(decision);
+      if (claim.kind !== "claimed") return [{ text: EXPIRED_TEXT }];
+      return confirming ? [responder.fallback] : [{ text: CANCELLED_TEXT }];
+    }
     const action = claim.action;
-    return agentTurn(turn, settings, llm, customerId, async () => {
+    return agentTurn(decision, settings, llm, customerId, async () => {
       const started = Date.now();
       const outcome = await deps
         .toolbox(turn.tenant)
@@ -211,14 +224,23 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
       if (routed.decision !== undefined && URGENT_INTENTS.has(routed.decision.intent)) {
         await deps.state.markPriority(turn.conversationKey, Date.now() + URGENT_FOR_MS);
       }
-      if (routed.tier !== "fallback") return [routed.reply];
-      if (deps.llm === undefined || customerId === undefined || turnText(turn.messages) === "")
-        return [responder.fallback];
-      return agentTurn(turn, settings, deps.llm, customerId, async () =>
+      const decision = turnDecisionOf(turn, routed);
+      if (
+        routed.tier !== "fallback" ||
+        deps.llm === undefined ||
+        customerId === undefined ||
+        turnText(turn.messages) === ""
+      ) {
+        await deps.onTurnDecision?.(decision);
+        // For the fallback tier this is the tenant's fallback reply.
+        return [routed.reply];
+      }
+      return agentTurn({ ...decision, tier: "agent" }, settings, deps.llm, customerId, async () =>
         routed.decision === undefined ? {} : { hints: routed.decision },
       );
     },
     async respondToStale(turn) {
+      await deps.onTurnDecision?.(staleTurnDecision(turn));
       return [settingsOf(turn.tenant)[0].stale];
     },
   };

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Registry } from "prom-client";
 import type { AppConfig, TenantConfig } from "../config/index.js";
-import type { ConversationStateStore, Responder } from "../conversation/index.js";
+import type { ConversationStateStore, Responder, TurnDecisionHook } from "../conversation/index.js";
 import type { Logger } from "../observability/index.js";
 import { createRouterMetrics, type IntentRouter } from "../router/index.js";
 import { createAgentMetrics } from "./agent-metrics.js";
@@ -40,6 +40,8 @@ export interface GatewayResponderDeps {
   readonly state: ConversationStateStore;
   /** Replaces the LLM client made from config.llm (tests). */
   readonly llm?: LlmClient;
+  /** Told each turn's decision and agent usage (e.g. the message store's recorder); optional. */
+  readonly onTurnDecision?: TurnDecisionHook;
 }
 
 /** The LLM client from config.llm (primary and optional fallback), or undefined when no LLM is configured. */
@@ -102,5 +104,6 @@ export function createGatewayResponder(config: AppConfig, deps: GatewayResponder
     logger: deps.logger,
     deadlineMs: config.agent.deadlineMs,
     maxToolSteps: config.agent.maxToolSteps,
+    ...(deps.onTurnDecision === undefined ? {} : { onTurnDecision: deps.onTurnDecision }),
   });
 }

@@ -1,7 +1,7 @@
 import type { TenantConfig } from "../config/index.js";
 import type { IntentRouter, RouterDecision, RouterMetrics } from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
-import type { Responder, TurnInput, TurnReply } from "./ports.js";
+import type { Responder, TurnDecision, TurnDecisionHook, TurnInput, TurnReply } from "./ports.js";
 import { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 
 /** Which tier of the router decided a turn. */
@@ -96,11 +96,31 @@ export function routeAndCount(
   return routed;
 }
 
+/** How a routed turn is reported to `onTurnDecision`: reply ids and rules are certain, the classifier is not. */
+export function turnDecisionOf(turn: TurnInput, routed: RouteResult): TurnDecision {
+  const intent = routed.intent ?? routed.decision?.intent;
+  const certain = routed.tier === "reply_id" || routed.tier === "rule";
+  return {
+    turn,
+    tier: routed.tier,
+    ...(intent === undefined ? {} : { intent }),
+    confidence: certain ? 1 : (routed.decision?.confidence ?? 0),
+    resolved: routed.tier !== "fallback",
+  };
+}
+
+/** A stale turn's decision: the tenant's `stale` reply, no router. */
+export function staleTurnDecision(turn: TurnInput): TurnDecision {
+  return { turn, tier: "stale", intent: "stale", confidence: 1, resolved: true };
+}
+
 /** What the first responder may use beyond the tenants' settings. */
 export interface FirstResponderOptions {
   /** The intent classifier (router tier 2); without it only reply ids and rules answer. */
   readonly router?: IntentRouter;
   readonly metrics?: RouterMetrics;
+  /** Told each turn's decision (the message log records it); optional. */
+  readonly onTurnDecision?: TurnDecisionHook;
 }
 
 /**
@@ -117,12 +137,15 @@ export function createFirstResponder(
 ): Responder {
   const settings = new Map(tenants.map((tenant) => [tenant.id, resolveResponderSettings(tenant)]));
   const of = (tenant: TenantConfig) => settings.get(tenant.id) ?? resolveResponderSettings(tenant);
-  const { router, metrics } = options;
+  const { router, metrics, onTurnDecision } = options;
   return {
     async respond(turn) {
-      return [routeAndCount(of(turn.tenant), turn, router, metrics).reply];
+      const routed = routeAndCount(of(turn.tenant), turn, router, metrics);
+      await onTurnDecision?.(turnDecisionOf(turn, routed));
+      return [routed.reply];
     },
     async respondToStale(turn) {
+      await onTurnDecision?.(staleTurnDecision(turn));
       return [of(turn.tenant).stale];
     },
   };

@@ -26,12 +26,17 @@ export {
   type RouteTier,
   routeAndCount,
   routeTurn,
+  staleTurnDecision,
+  turnDecisionOf,
 } from "./first-responder.js";
 export { createLocalConversationLock, type LocalConversationLockOptions } from "./local-conversation-lock.js";
 export {
+  type AgentTurnUsage,
   type ReplyButton,
   type Responder,
   ResponderBusyError,
+  type TurnDecision,
+  type TurnDecisionHook,
   type TurnInput,
   type TurnReply,
   type TypingIndicator,

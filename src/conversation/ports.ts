@@ -1,5 +1,6 @@
 import type { TenantConfig } from "../config/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
+import type { HistoryEntry } from "./conversation-state.js";
 
 /** A reply button: `id` comes back as the customer's `replyId` when tapped. */
 export interface ReplyButton {
@@ -44,7 +45,42 @@ export interface TurnInput {
   readonly conversationKey: string;
   /** The turn's messages, in Meta-timestamp order (ties by arrival); never empty. */
   readonly messages: readonly InboundMessage[];
+  /**
+   * The turn's id, as its replies carry it (`turnIdFor` of all its messages,
+   * stale ones included, while `messages` may hold the fresh ones only).
+   * Absent where a caller builds a turn by hand.
+   */
+  readonly turnId?: string;
 }
+
+/** What the LLM agent used and did in one turn (as its `agent_turn` history entry carries it). */
+export type AgentTurnUsage = NonNullable<HistoryEntry["agent"]>;
+
+/** What decided one turn: reported to a responder's `onTurnDecision` hook, for the message log. */
+export interface TurnDecision {
+  readonly turn: TurnInput;
+  /**
+   * The router's tier that answered (`reply_id`, `rule`, `classifier`), or
+   * `fallback`; `agent` when the LLM agent answered; `confirm` for a
+   * Confirm/Cancel tap; `stale` for a replayed turn.
+   */
+  readonly tier: string;
+  /** The intent that answered, else the classifier's best guess; absent when there was none. */
+  readonly intent?: string;
+  /** 1 for reply ids, rules, taps and stale turns; the classifier's confidence otherwise (0 without one). */
+  readonly confidence: number;
+  /** True when the turn was answered without the LLM agent or the fallback. */
+  readonly resolved: boolean;
+  /** Present when the LLM agent ran. */
+  readonly agent?: AgentTurnUsage;
+}
+
+/**
+ * Told what decided each turn the responder answered. Must not reject (a
+ * recorder logs its own failures): a failed record must not fail, and so
+ * repeat, a turn whose agent already ran.
+ */
+export type TurnDecisionHook = (decision: TurnDecision) => Promise<void>;
 
 /**
  * Decides what a turn answers. The first responder (buttons and rules) is one;

@@ -105,7 +105,7 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     const turnId = turnIdFor(wamids);
     const last = messages[messages.length - 1] as InboundMessage;
     const fresh = messages.filter((message) => !isStale(message, tenant.staleAfterMs));
-    const input = { tenant, conversationKey: job.conversationKey, messages };
+    const input = { tenant, conversationKey: job.conversationKey, messages, turnId };
     // While a human has the conversation (or it is paused) the bot stays silent; the messages still
     // go to the history, for whoever answers.
     const botAnswers = (await deps.state?.mode(job.conversationKey)) ?? "bot";
