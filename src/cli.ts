@@ -1,8 +1,14 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { ConfigError, loadConfigFromProcess, loadDevToolEnv } from "./config/index.js";
+import {
+  ConfigError,
+  loadConfigFromProcess,
+  loadDevToolEnv,
+  loadStartChoiceFromProcess,
+} from "./config/index.js";
 import { createRedisConversationState, resolveResponderSettings } from "./conversation/index.js";
+import { runSimulateCommand, startDemo } from "./demo/index.js";
 import {
   createFakeGraphApi,
   createFakeLlm,
@@ -25,7 +31,11 @@ Commands:
   worker      Run a worker: turns (first responder) and the outbound sender; /healthz,
               /readyz and /metrics on HOST/PORT. Flags: --turn-concurrency N,
               --outbound-concurrency N (default 16 each).
-  start       Run the ingress and a worker in one process.
+  start       Run the ingress and a worker in one process. With no WhatsApp configuration
+              (no WHATSAPP_* variables, no SHARPSHARP_CONFIG): a local demo against a fake
+              Graph API and a fake LLM.
+  simulate    Send a signed test message to the demo and print the reply
+              (sharpsharp simulate "abeg my transfer never enter"; --help for its flags).
   fake-graph  Run a fake WhatsApp Graph API for local runs and tests (--help for its flags).
   fake-llm    Run a fake OpenAI-compatible LLM for local runs and tests (--help for its flags).
   router      The intent router: train, classify, eval, lexicon (sharpsharp router help).
@@ -113,6 +123,16 @@ async function run(
   closeOnSignals(logger, running);
 }
 
+/** `sharpsharp start` with nothing WhatsApp configured: the demo (see src/demo). */
+async function runDemo(env: Parameters<typeof startDemo>[0]["env"]): Promise<void> {
+  const demo = await startDemo({
+    env,
+    cwd: process.cwd(),
+    print: (text) => process.stdout.write(`${text}\n`),
+  });
+  closeOnSignals(demo.logger, demo);
+}
+
 async function runFakeGraph(args: readonly string[]): Promise<void> {
   if (args.includes("--help")) {
     process.stdout.write(`${FAKE_GRAPH_USAGE}\n`);
@@ -193,11 +213,22 @@ async function main(argv: readonly string[]): Promise<void> {
   const { positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: false });
   const command = positionals[0] ?? "help";
   switch (command) {
+    case "start": {
+      const choice = loadStartChoiceFromProcess();
+      if (choice.mode === "demo") return runDemo(choice.env);
+      return run(command, argv.slice(argv.indexOf(command) + 1));
+    }
     case "ingress":
     case "scheduler":
     case "worker":
-    case "start":
       return run(command, argv.slice(argv.indexOf(command) + 1));
+    case "simulate":
+      process.exitCode = await runSimulateCommand(argv.slice(argv.indexOf("simulate") + 1), {
+        stdout: process.stdout,
+        stderr: process.stderr,
+        config: () => loadConfigFromProcess({ requireTenants: false }),
+      });
+      return;
     case "fake-graph":
       return runFakeGraph(argv.slice(argv.indexOf("fake-graph") + 1));
     case "fake-llm":

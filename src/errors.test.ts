@@ -4,6 +4,7 @@ import { agentErrorCatalog } from "./agent/index.js";
 import { agentToolErrorCatalog } from "./agent/tools/index.js";
 import { configErrorCatalog } from "./config/index.js";
 import { conversationErrorCatalog } from "./conversation/index.js";
+import { demoErrorCatalog } from "./demo/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
 import { mainErrorCatalog } from "./main.js";
@@ -26,6 +27,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   agentErrorCatalog,
   storeErrorCatalog,
   sqliteErrorCatalog,
+  demoErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

@@ -9,3 +9,10 @@ export { deepFreeze } from "./deep-freeze.js";
 export { type LogLevel, SECRET_ENV_NAMES } from "./env-schema.js";
 export { ConfigError, configErrorCatalog } from "./errors.js";
 export { type LoadConfigOptions, loadConfig, loadConfigFromProcess, loadDevToolEnv } from "./load-config.js";
+export {
+  chooseStartMode,
+  DEMO_PASSTHROUGH_NAMES,
+  type DemoPassthroughName,
+  loadStartChoiceFromProcess,
+  type StartChoice,
+} from "./start-mode.js";

@@ -9,6 +9,11 @@ export interface TenantsFileSource {
   readonly content: unknown;
 }
 
+/** The first default tenants file present in `cwd` (sharpsharp.config.json, .yaml, .yml), if any. */
+export function findDefaultTenantsFile(cwd: string): string | undefined {
+  return DEFAULT_FILE_NAMES.map((name) => resolve(cwd, name)).find((candidate) => existsSync(candidate));
+}
+
 /**
  * Finds and parses the tenants file: `SHARPSHARP_CONFIG` if given (it must
  * exist), else the first default file name present in `cwd`. Problems are
@@ -27,7 +32,7 @@ export function readTenantsFile(
       return undefined;
     }
   } else {
-    path = DEFAULT_FILE_NAMES.map((name) => resolve(cwd, name)).find((candidate) => existsSync(candidate));
+    path = findDefaultTenantsFile(cwd);
     if (path === undefined) return undefined;
   }
   let text: string;

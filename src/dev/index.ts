@@ -52,3 +52,11 @@ export { FAULT_STATUSES, type FaultStatus } from "./fake-llm/openai-error.js";
 export type { FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
 export { type FakeLlmRule, FakeLlmRulesError } from "./fake-llm/rules.js";
 export { createSeededRandom } from "./shared/index.js";
+export {
+  buttonReplyWebhook,
+  EXAMPLE_BUSINESS,
+  escapeNonAscii,
+  type TextMessageSpec,
+  textWebhook,
+  type WebhookBusiness,
+} from "./webhook-builder.js";

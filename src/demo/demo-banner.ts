@@ -1,0 +1,47 @@
+import type { DemoState } from "./demo-state.js";
+
+export interface DemoBannerInput {
+  readonly state: DemoState;
+  /** The secrets were made by this start: the only time they are printed. */
+  readonly created: boolean;
+  /** Where demo.json lives. */
+  readonly file: string;
+  readonly webhookUrl: string;
+  readonly graphUrl: string;
+  readonly llmUrl: string;
+}
+
+/**
+ * The demo's terminal block: what runs, where, and how to talk to it. The
+ * secrets appear only when `created`; later starts say where they are kept.
+ */
+export function demoBanner(input: DemoBannerInput): string {
+  const { secrets } = input.state;
+  const secretLines = input.created
+    ? [
+        `New demo secrets, shown this once (kept in ${input.file}, readable by you only):`,
+        `  WHATSAPP_APP_SECRET=${secrets.appSecret}`,
+        `  WHATSAPP_VERIFY_TOKEN=${secrets.verifyToken}`,
+        `  WHATSAPP_TOKEN=${secrets.graphToken}`,
+        "",
+      ]
+    : [`Demo secrets: kept in ${input.file} (readable by you only).`, ""];
+  return [
+    "",
+    "sharpsharp demo: no WhatsApp configuration found, so this runs against a fake",
+    "WhatsApp Graph API and a fake LLM on this machine. Nothing reaches Meta.",
+    "",
+    `  Webhook       ${input.webhookUrl}`,
+    `  Fake Graph    ${input.graphUrl}   (the bot's replies land here)`,
+    `  Fake LLM      ${input.llmUrl}`,
+    "",
+    ...secretLines,
+    "Send a customer message from another terminal:",
+    '  npx sharpsharp simulate "abeg my transfer never enter"',
+    '  npm run simulate -- "hi"',
+    "",
+    "To run for real, set WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN, WHATSAPP_TOKEN and",
+    "WHATSAPP_PHONE_NUMBER_ID (README, Configuration). Ctrl+C stops the demo.",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,105 @@
+import type { DemoPassthroughName } from "../config/index.js";
+import { loadConfig } from "../config/index.js";
+import { createFakeGraphApi, createFakeLlm } from "../dev/index.js";
+import { startAll } from "../main.js";
+import { createLogger, type Logger } from "../observability/index.js";
+import { demoBanner } from "./demo-banner.js";
+import { demoBaseEnv, demoEnv, localUrl } from "./demo-env.js";
+import { DEMO_LLM_RULES } from "./demo-llm-rules.js";
+import {
+  type DemoState,
+  type DemoStateDeps,
+  demoFilePath,
+  loadOrCreateDemoState,
+  writeDemoState,
+} from "./demo-state.js";
+
+export interface StartDemoOptions {
+  /** The user's passthrough variables (see chooseStartMode): HOST, PORT, SHARPSHARP_DATA_DIR, … */
+  readonly env: Readonly<Partial<Record<DemoPassthroughName, string>>>;
+  /** Where relative paths (the data directory) are resolved. */
+  readonly cwd: string;
+  /** Where the terminal block goes (the CLI passes stdout). */
+  readonly print: (text: string) => void;
+  /** Default: a logger at the demo's log level. */
+  readonly logger?: Logger;
+  readonly stateDeps?: DemoStateDeps;
+}
+
+export interface RunningDemo {
+  /** The gateway's /webhook, as a client on this machine reaches it. */
+  readonly webhookUrl: string;
+  /** The demo's file (secrets and URLs). */
+  readonly file: string;
+  readonly state: DemoState;
+  /** Whether this start made the secrets (and printed them). */
+  readonly created: boolean;
+  readonly logger: Logger;
+  /** Stops the gateway, then the fakes. */
+  close(): Promise<void>;
+}
+
+/**
+ * `npm start` with no WhatsApp configuration: the gateway against a fake
+ * Graph API and a fake LLM, all in this process on loopback, with local
+ * secrets made once and kept in `<data dir>/demo.json`. The real code paths
+ * run end to end; only Meta and the model are stand-ins.
+ */
+export async function startDemo(options: StartDemoOptions): Promise<RunningDemo> {
+  // The data directory and log level as the gateway will read them; a bad PORT fails here, before any secret is made.
+  const base = loadConfig({ env: demoBaseEnv(options.env), cwd: options.cwd, requireTenants: false });
+  const logger = options.logger ?? createLogger({ level: base.logLevel });
+  const { state, created } = loadOrCreateDemoState(base.dataDir, options.stateDeps);
+
+  const graph = createFakeGraphApi(
+    { logger },
+    { tokens: [state.secrets.graphToken], phoneNumberIds: [state.phoneNumberId] },
+  );
+  const llm = createFakeLlm({ logger }, { rules: DEMO_LLM_RULES });
+  const closeFakes = async () => {
+    await Promise.allSettled([graph.close(), llm.close()]);
+  };
+  try {
+    const graphUrl = await graph.listen({ host: "127.0.0.1", port: 0 });
+    const llmUrl = `${await llm.listen({ host: "127.0.0.1", port: 0 })}/v1`;
+    const config = loadConfig({ env: demoEnv(state, { graphUrl, llmUrl }, options.env), cwd: options.cwd });
+    const gateway = await startAll(config, { logger });
+    const webhookUrl = `${localUrl(gateway.url)}/webhook`;
+    const running: DemoState = {
+      ...state,
+      running: {
+        webhookUrl,
+        graphUrl,
+        llmUrl,
+        ports: { gateway: portOf(gateway.url), graph: portOf(graphUrl), llm: portOf(llmUrl) },
+        startedAt: new Date((options.stateDeps?.now ?? Date.now)()).toISOString(),
+      },
+    };
+    try {
+      writeDemoState(base.dataDir, running);
+    } catch (error) {
+      await gateway.close();
+      throw error;
+    }
+    const file = demoFilePath(base.dataDir);
+    options.print(demoBanner({ state: running, created, file, webhookUrl, graphUrl, llmUrl }));
+    return {
+      webhookUrl,
+      file,
+      state: running,
+      created,
+      logger,
+      async close() {
+        await gateway.close();
+        await closeFakes();
+      },
+    };
+  } catch (error) {
+    await closeFakes();
+    throw error;
+  }
+}
+
+function portOf(url: string): number {
+  return Number(new URL(url).port);
+}
