@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { DemoPassthroughName } from "../config/index.js";
 import { loadConfig } from "../config/index.js";
 import { createFakeGraphApi, createFakeLlm } from "../dev/index.js";
@@ -65,6 +66,12 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     const config = loadConfig({ env: demoEnv(state, { graphUrl, llmUrl }, options.env), cwd: options.cwd });
     const gateway = await startAll(config, { logger });
     const webhookUrl = `${localUrl(gateway.url)}/webhook`;
+    // The banner invites a message at once; before /readyz the webhook would answer it 503.
+    if (!(await becomesReady(localUrl(gateway.url), READY_WAIT_MS))) {
+      logger.warn(
+        `the gateway is not ready after ${READY_WAIT_MS / 1000} s (see /readyz): webhooks get 503 until it is`,
+      );
+    }
     const running: DemoState = {
       ...state,
       running: {
@@ -98,6 +105,22 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     await closeFakes();
     throw error;
   }
+}
+
+/** How long start waits for the gateway's /readyz before printing the banner anyway, ms. */
+const READY_WAIT_MS = 10_000;
+
+async function becomesReady(baseUrl: string, withinMs: number): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    const status = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(1000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return true;
+    await sleep(50);
+  }
+  return false;
 }
 
 function portOf(url: string): number {
