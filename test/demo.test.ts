@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -131,6 +132,24 @@ describe.skipIf(skipWithoutDemoBackend)("the demo (npm start with no configurati
     const run = cli(["simulate", "hi", "--from", "2348090000321"], { SHARPSHARP_DATA_DIR: dataDir }, dataDir);
     expect(await run.exited).toBe(0);
     expect(run.stdout()).toContain(GREETING);
+  });
+
+  it("leaves no demo.json when it cannot start (port taken), so the next start shows fresh secrets", async () => {
+    const dataDir = tempDataDir();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const { port } = blocker.address() as AddressInfo;
+    const chosen = backend("demo-port-taken");
+    await expect(
+      startDemo({
+        env: { PORT: String(port), SHARPSHARP_DATA_DIR: dataDir, ...chosen.env },
+        cwd: dataDir,
+        print: () => {},
+        logger: createLogger({ level: "silent" }),
+      }),
+    ).rejects.toThrow(/EADDRINUSE|address already in use/);
+    expect(readDemoState(dataDir)).toBeUndefined();
   });
 
   it("starts from the built CLI's `start` with nothing WhatsApp set, and stops on SIGTERM", async () => {

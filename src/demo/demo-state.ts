@@ -105,8 +105,9 @@ export interface DemoStateDeps {
 
 /**
  * The demo's state: read from `<dataDir>/demo.json`, or made with fresh
- * secrets and written (0600) when there is none. `created` says which, so the
- * caller shows new secrets exactly once.
+ * secrets when there is none (`created`). Nothing is written here: the
+ * caller writes the state once the demo runs, so a start that fails leaves
+ * no file behind, and the secrets are shown on the first start that works.
  */
 export function loadOrCreateDemoState(
   dataDir: string,
@@ -126,6 +127,5 @@ export function loadOrCreateDemoState(
       graphToken: `demo-graph-${random(24).toString("base64url")}`,
     },
   };
-  writeDemoState(dataDir, state);
   return { state, created: true };
 }
