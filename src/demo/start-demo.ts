@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { DemoPassthroughName } from "../config/index.js";
 import { loadConfig } from "../config/index.js";
@@ -50,7 +51,8 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
   // The data directory and log level as the gateway will read them; a bad PORT fails here, before any secret is made.
   const base = loadConfig({ env: demoBaseEnv(options.env), cwd: options.cwd, requireTenants: false });
   const logger = options.logger ?? createLogger({ level: base.logLevel });
-  const { state, created } = loadOrCreateDemoState(base.dataDir, options.stateDeps);
+  const dataDir = resolve(options.cwd, base.dataDir);
+  const { state, created } = loadOrCreateDemoState(dataDir, options.stateDeps);
 
   const graph = createFakeGraphApi(
     { logger },
@@ -83,12 +85,12 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
       },
     };
     try {
-      writeDemoState(base.dataDir, running);
+      writeDemoState(dataDir, running);
     } catch (error) {
       await gateway.close();
       throw error;
     }
-    const file = demoFilePath(base.dataDir);
+    const file = demoFilePath(dataDir);
     options.print(demoBanner({ state: running, created, file, webhookUrl, graphUrl, llmUrl }));
     return {
       webhookUrl,
