@@ -23,6 +23,7 @@ import {
 } from "./delivery/index.js";
 import { createGraphClients } from "./graph-clients.js";
 import { buildIngressApp } from "./ingress/index.js";
+import { openMessageLog } from "./message-log.js";
 import {
   createIngressMetrics,
   createLogger,
@@ -99,24 +100,33 @@ export async function startEmbedded(
   const db = openSqliteDatabase({ dataDir: config.dataDir });
   const description = `sqlite ${databasePath}`;
   const now = Date.now;
+  const closers: (() => Promise<void> | undefined)[] = [];
   try {
     const jobs = createJobTable(db);
-    const state = createSqliteConversationState({ db });
+    const stateStore = createSqliteConversationState({ db });
     const queues = createEmbeddedQueues({
       db,
       jobs,
       dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
-      isUrgent: (key, at) => state.isUrgent(key, at),
+      isUrgent: (key, at) => stateStore.isUrgent(key, at),
       description,
     });
+    const log = await openMessageLog(config, logger, db);
+    closers.push(() => log?.close());
+    const recorders = log?.recorders;
+    // Each port as the log sees it (recorded), when there is a log.
+    const state = recorders?.conversationState(stateStore) ?? stateStore;
+    const inbox = recorders?.inbox(queues.inbox) ?? queues.inbox;
     const sendOrder = createSqliteSendOrder({ db });
     const runners: { turns?: JobRunner; outbound?: JobRunner; events?: JobRunner } = {};
-    const outboundQueue = createEmbeddedOutboundQueue({
+    const queuedOutbound = createEmbeddedOutboundQueue({
       jobs,
       order: sendOrder,
       added: () => runners.outbound?.notify(),
     });
-    const deliveryStore = createSqliteDeliveryStatusStore({ db });
+    const outboundQueue = recorders?.outboundQueue(queuedOutbound) ?? queuedOutbound;
+    const deliveryTable = createSqliteDeliveryStatusStore({ db });
+    const deliveryStore = recorders?.deliveryStatuses(deliveryTable) ?? deliveryTable;
     const pause = createSqliteTenantSendPause({ db });
     const pending = createSqlitePendingActions({ db });
     const budget = createSqliteTokenBudget({ db });
@@ -129,6 +139,7 @@ export async function startEmbedded(
       logger,
       router: options.router ?? loadIntentRouter(),
       state,
+      ...(recorders === undefined ? {} : { onTurnDecision: recorders.onTurnDecision }),
       ...(options.llm === undefined ? {} : { llm: options.llm }),
     });
     const graph = createGraphClients(config, options.graphTimeoutMs ?? 10_000);
@@ -142,7 +153,7 @@ export async function startEmbedded(
     });
 
     const runTurn = createTurnJobHandler({
-      inbox: queues.inbox,
+      inbox,
       outbound: outboundQueue,
       responder,
       tenants: config.tenants,
@@ -242,7 +253,7 @@ export async function startEmbedded(
       now,
     });
 
-    const sweepers = [state, deliveryStore, pause, pending, budget, sendOrder];
+    const sweepers = [stateStore, deliveryTable, pause, pending, budget, sendOrder];
     const housekeeping = () => {
       try {
         const at = now();
@@ -273,9 +284,15 @@ export async function startEmbedded(
     const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
     const url = `http://${host}:${port}`;
     logger.info(
-      { url, mode: "embedded", database: databasePath, tenants: config.tenants.map((tenant) => tenant.id) },
+      {
+        url,
+        mode: "embedded",
+        database: databasePath,
+        messageLog: log?.description,
+        tenants: config.tenants.map((tenant) => tenant.id),
+      },
       `sharpsharp running embedded on ${url} (one process; data in ${databasePath}; ` +
-        `tenants: ${config.tenants.map((tenant) => tenant.id).join(", ")})`,
+        `message log: ${log?.description ?? "off"}; tenants: ${config.tenants.map((tenant) => tenant.id).join(", ")})`,
     );
 
     return {
@@ -293,11 +310,13 @@ export async function startEmbedded(
           await Promise.all([turns.close(true), outbound.close(true), events.close(true)]);
         }
         await graph.close();
+        for (const close of closers) await close();
         queues.close();
         db.close();
       },
     };
   } catch (error) {
+    for (const close of closers) await close();
     db.close();
     throw error;
   }

@@ -15,6 +15,7 @@ import {
   createRedisDeliveryStatusStore,
 } from "./delivery/index.js";
 import { createGraphClients } from "./graph-clients.js";
+import { openMessageLog } from "./message-log.js";
 import { buildHealthApp, createLogger, createQueueMetrics, type Logger } from "./observability/index.js";
 import {
   createOutboundMetrics,
@@ -96,13 +97,17 @@ export async function startWorker(
   });
   const registry = options.registry ?? new Registry();
   if (options.registry === undefined) collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
-  const state = createRedisConversationState({ redis: bull, prefix });
+  const log = await openMessageLog(config, logger, undefined);
+  const recorders = log?.recorders;
+  const redisState = createRedisConversationState({ redis: bull, prefix });
+  const state = recorders?.conversationState(redisState) ?? redisState;
   const responder = createGatewayResponder(config, {
     stores: createRedisAgentStores(bull, prefix, config.worker.lockMs),
     registry,
     logger,
     router: options.router ?? loadIntentRouter(),
     state,
+    ...(recorders === undefined ? {} : { onTurnDecision: recorders.onTurnDecision }),
     ...(options.llm === undefined ? {} : { llm: options.llm }),
   });
   const graph = createGraphClients(config, options.graphTimeoutMs ?? 10_000);
@@ -113,9 +118,11 @@ export async function startWorker(
     now,
   });
   const outboundMetrics = createOutboundMetrics(registry);
-  const deliveryStore = createRedisDeliveryStatusStore({ redis: bull, prefix });
+  const redisDelivery = createRedisDeliveryStatusStore({ redis: bull, prefix });
+  const deliveryStore = recorders?.deliveryStatuses(redisDelivery) ?? redisDelivery;
+  const recordedOutbound = recorders?.outboundQueue(outboundQueue) ?? outboundQueue;
   const reengage = createReengagement({
-    queue: outboundQueue,
+    queue: recordedOutbound,
     templateFor: (tenantId) => templates.get(tenantId),
     logger,
     metrics: outboundMetrics,
@@ -124,8 +131,8 @@ export async function startWorker(
     {
       redis: bull,
       prefix,
-      inbox: queues.inbox,
-      outbound: outboundQueue,
+      inbox: recorders?.inbox(queues.inbox) ?? queues.inbox,
+      outbound: recordedOutbound,
       responder,
       tenants: config.tenants,
       logger,
@@ -192,9 +199,10 @@ export async function startWorker(
       url: listening,
       backend: `redis ${backend}`,
       prefix,
+      messageLog: log?.description,
       tenants: config.tenants.map((tenant) => tenant.id),
     },
-    `sharpsharp worker running (queue: redis ${backend}, prefix "${prefix}"${listening === undefined ? "" : `, health on ${listening}`})`,
+    `sharpsharp worker running (queue: redis ${backend}, prefix "${prefix}", message log: ${log?.description ?? "off"}${listening === undefined ? "" : `, health on ${listening}`})`,
   );
 
   return {
@@ -211,6 +219,7 @@ export async function startWorker(
       await outboundQueue.close();
       await queues.close();
       await graph.close();
+      await log?.close();
       await closeRedis(bull);
       await closeRedis(redis);
     },
