@@ -8,10 +8,15 @@
  * the reply, from the unit's last message) and peak memory per process.
  *
  *   node dist/bench/e2e/run.js [--rate 200] [--duration 60] [--coalesce on|off|both] [--knee 200,400,800]
+ *     [--mode redis|embedded]
  *
- * Needs `npm run build` and Redis at REDIS_URL (default redis://127.0.0.1:6379).
+ * Needs `npm run build`; Redis at REDIS_URL (default redis://127.0.0.1:6379) unless --mode embedded,
+ * which runs one `sharpsharp start` process on SQLite in a temporary SHARPSHARP_DATA_DIR instead.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "hdr-histogram-js";
 import { Redis } from "ioredis";
@@ -30,6 +35,8 @@ const { values } = parseArgs({
     coalesce: { type: "string", default: "both" },
     knee: { type: "string" },
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
+    // "embedded": one `sharpsharp start` process on SQLite instead of an ingress and two workers on Redis.
+    mode: { type: "string", default: "redis" },
   },
 });
 
@@ -66,9 +73,10 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
     { tokens: [TOKEN], limits: { throughput: { mps: 1000 } } },
   );
   const graphUrl = await fake.listen({ host: "127.0.0.1", port: 0 });
+  const embedded = values.mode === "embedded";
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-e2e-"));
   const env = {
-    REDIS_URL: values.redis,
-    REDIS_PREFIX: prefix,
+    ...(embedded ? { SHARPSHARP_DATA_DIR: dataDir } : { REDIS_URL: values.redis, REDIS_PREFIX: prefix }),
     GRAPH_API_BASE_URL: graphUrl,
     WHATSAPP_TOKEN: TOKEN,
     WHATSAPP_APP_SECRET: SECRET,
@@ -81,12 +89,18 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
   };
   const processes: SharpsharpProcess[] = [];
   try {
-    const ingress = await startProcess("ingress", "ingress", { ...env, PORT: "3021" }, "listening on");
-    processes.push(ingress);
-    for (const n of [1, 2]) {
+    if (embedded) {
       processes.push(
-        await startProcess(`worker${n}`, "worker", { ...env, PORT: "0" }, "sharpsharp worker running"),
+        await startProcess("embedded", "start", { ...env, PORT: "3021" }, "running embedded on"),
       );
+    } else {
+      const ingress = await startProcess("ingress", "ingress", { ...env, PORT: "3021" }, "listening on");
+      processes.push(ingress);
+      for (const n of [1, 2]) {
+        processes.push(
+          await startProcess(`worker${n}`, "worker", { ...env, PORT: "0" }, "sharpsharp worker running"),
+        );
+      }
     }
     const pool = new Pool("http://127.0.0.1:3021", { connections: 64, pipelining: 1 });
     const units: Unit[] = [];
@@ -213,9 +227,12 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
     await fake.close();
-    const redis = new Redis(values.redis);
-    await deletePrefix(redis, prefix);
-    redis.disconnect();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (!embedded) {
+      const redis = new Redis(values.redis);
+      await deletePrefix(redis, prefix);
+      redis.disconnect();
+    }
   }
 }
 
