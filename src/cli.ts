@@ -7,7 +7,12 @@ import {
   loadDevToolEnv,
   loadStartChoiceFromProcess,
 } from "./config/index.js";
-import { createRedisConversationState, resolveResponderSettings } from "./conversation/index.js";
+import {
+  type ConversationStateStore,
+  createRedisConversationState,
+  createSqliteConversationState,
+  resolveResponderSettings,
+} from "./conversation/index.js";
 import { runSimulateCommand, startDemo } from "./demo/index.js";
 import {
   createFakeGraphApi,
@@ -20,8 +25,8 @@ import {
 import { SharpsharpError } from "./errors/index.js";
 import { startAll, startIngress, startScheduler, startWorker } from "./main.js";
 import { createLogger, type Logger } from "./observability/index.js";
-import { requireRedisUrl } from "./redis-runtime.js";
 import { runRouterCommand } from "./router/index.js";
+import { openSqliteDatabase } from "./sqlite/index.js";
 
 const USAGE = `Usage: sharpsharp <command>
 
@@ -41,7 +46,8 @@ Commands:
   router      The intent router: train, classify, eval, lexicon (sharpsharp router help).
   conversation mode <conversationKey> [bot|human|paused]
               Show or set who answers a conversation (give a handed-off
-              conversation back to the bot with "bot"). Needs REDIS_URL.
+              conversation back to the bot with "bot"). Embedded mode: run it
+              while the gateway is stopped (one process owns the SQLite file).
   help        Show this help.
   version     Print the version.
 
@@ -167,16 +173,25 @@ async function conversationCommand(args: readonly string[]): Promise<void> {
   if (mode !== undefined && !(MODES as readonly string[]).includes(mode))
     fail(`mode must be one of ${MODES.join(", ")} (got "${mode}")`);
   const config = loadConfigFromProcess({ requireTenants: false });
-  const redis = new Redis(requireRedisUrl(config, "conversation"), {
-    maxRetriesPerRequest: 1,
-    lazyConnect: true,
-  });
+  const show = async (state: ConversationStateStore) => {
+    if (mode !== undefined) await state.setMode(conversationKey, mode as (typeof MODES)[number]);
+    process.stdout.write(`${conversationKey}: ${await state.mode(conversationKey)}\n`);
+  };
+  if (config.redis.url === undefined) {
+    // Embedded: the file is the running gateway's; this works while it is stopped, and says so otherwise.
+    const db = openSqliteDatabase({ dataDir: config.dataDir });
+    try {
+      await show(createSqliteConversationState({ db }));
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });
   redis.on("error", () => {});
   try {
     await redis.connect();
-    const state = createRedisConversationState({ redis, prefix: config.redis.prefix });
-    if (mode !== undefined) await state.setMode(conversationKey, mode as (typeof MODES)[number]);
-    process.stdout.write(`${conversationKey}: ${await state.mode(conversationKey)}\n`);
+    await show(createRedisConversationState({ redis, prefix: config.redis.prefix }));
   } finally {
     redis.disconnect();
   }

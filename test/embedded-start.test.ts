@@ -1,6 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/index.js";
 import { signatureFor } from "../src/ingress/index.js";
@@ -80,6 +82,23 @@ describe("sharpsharp start without REDIS_URL (embedded on SQLite)", () => {
     const config = embeddedConfig("http://127.0.0.1:9", "./unused");
     await expect(startIngress(config, { logger: silent })).rejects.toThrow(/sharpsharp start.*REDIS_URL/s);
     await expect(startWorker(config, { logger: silent })).rejects.toThrow(/one process owns the SQLite file/);
+  });
+
+  it("sets a conversation's mode in the SQLite file with the CLI while the gateway is stopped", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "ss-embedded-"));
+    dirs.push(dataDir);
+    const cli = (...args: string[]) =>
+      execFileSync(
+        process.execPath,
+        [fileURLToPath(new URL("../bin/sharpsharp.js", import.meta.url)), ...args],
+        {
+          env: { PATH: process.env.PATH ?? "", SHARPSHARP_DATA_DIR: dataDir },
+          encoding: "utf8",
+        },
+      );
+    const key = "default:106540352242922:2348090000009";
+    expect(cli("conversation", "mode", key, "human")).toBe(`${key}: human\n`);
+    expect(cli("conversation", "mode", key)).toBe(`${key}: human\n`);
   });
 
   it("refuses a second process on the same data directory", async () => {
