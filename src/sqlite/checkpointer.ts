@@ -21,8 +21,9 @@ const checkpoint = () => {
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on("message", () => {
   clearInterval(timer);
-  checkpoint();
   db.close();
+  Atomics.store(workerData.closed, 0, 1);
+  Atomics.notify(workerData.closed, 0);
   parentPort.close();
 });
 `;
@@ -39,16 +40,19 @@ export function startCheckpointer(
   options: { readonly intervalMs: number; readonly onError: (message: string) => void },
 ): Checkpointer {
   const modulePath = createRequire(import.meta.url).resolve("better-sqlite3");
+  const closed = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { path, modulePath, intervalMs: options.intervalMs },
+    workerData: { path, modulePath, intervalMs: options.intervalMs, closed },
   });
   worker.on("message", (message: string) => options.onError(message));
   worker.on("error", (error) => options.onError(error.message));
   worker.unref();
   return {
+    /** Closes the thread's connection before returning (at most 2 s), so the caller's close is the last one. */
     stop() {
       worker.postMessage("stop");
+      Atomics.wait(closed, 0, 0, 2000);
     },
   };
 }
