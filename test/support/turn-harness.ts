@@ -50,10 +50,11 @@ export interface TurnHarness {
 export async function createTurnHarness(
   label: string,
   tenantFields: Partial<TenantConfig> = {},
+  fakeOptions: Parameters<typeof startFake>[0] = {},
 ): Promise<TurnHarness> {
   const ingress = await createIngressHarness({ label });
   ingress.queues.scheduler.start();
-  const fake = await startFake();
+  const fake = await startFake(fakeOptions);
   const bull = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const outboundQueue = createRedisOutboundQueue({ redis: bull, prefix: ingress.prefix });
   const tenant: TenantConfig = { ...testTenant("default"), graphToken: GRAPH_TOKEN, ...tenantFields };
