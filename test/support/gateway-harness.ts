@@ -63,6 +63,8 @@ export interface GatewayHarness {
   metric(name: string, labels?: Record<string, string>): Promise<number>;
   /** Redis only: the Redis harness underneath, for checks of keys and BullMQ internals. */
   readonly redis: TurnHarness | undefined;
+  /** Redis only: the responder the turn workers run (to drive a turn by hand). */
+  readonly responder: Responder | undefined;
   close(): Promise<void>;
 }
 
@@ -147,6 +149,7 @@ async function startRedisGateway(options: GatewayOptions): Promise<GatewayHarnes
       metricsText,
       metric: async (name, labels) => sampleSum(await metricsText(), name, labels),
       redis: h,
+      responder,
       close: () => h.close(),
     };
   } catch (error) {
@@ -217,6 +220,7 @@ async function startEmbeddedGateway(options: GatewayOptions): Promise<GatewayHar
     metricsText,
     metric: async (name, labels) => sampleSum(await metricsText(), name, labels),
     redis: undefined,
+    responder: undefined,
     async close() {
       await gateway.close();
       await fake.fake.close();
