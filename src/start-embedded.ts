@@ -15,6 +15,7 @@ import {
   createTurnJobHandler,
   createTurnMetrics,
   createTypingIndicatorCounter,
+  type Responder,
 } from "./conversation/index.js";
 import {
   createDeliveryMetrics,
@@ -67,6 +68,8 @@ export interface StartEmbeddedOptions {
   readonly graphTimeoutMs?: number;
   readonly router?: IntentRouter;
   readonly llm?: LlmClient;
+  /** What answers a turn; default: the gateway's (router, then the LLM agent). Tests give their own. */
+  readonly responder?: Responder;
   /** How often expired rows are deleted and stranded inboxes get a turn again, ms; default 30,000. */
   readonly housekeepingMs?: number;
 }
@@ -133,15 +136,17 @@ export async function startEmbedded(
 
     const ingressMetrics = createIngressMetrics({ sampleQueueDepth: () => queues.status.depth() });
     const registry = ingressMetrics.registry;
-    const responder = createGatewayResponder(config, {
-      stores: { slots: createLocalTenantSlots(config.worker.lockMs), pending, budget },
-      registry,
-      logger,
-      router: options.router ?? loadIntentRouter(),
-      state,
-      ...(recorders === undefined ? {} : { onTurnDecision: recorders.onTurnDecision }),
-      ...(options.llm === undefined ? {} : { llm: options.llm }),
-    });
+    const responder =
+      options.responder ??
+      createGatewayResponder(config, {
+        stores: { slots: createLocalTenantSlots(config.worker.lockMs), pending, budget },
+        registry,
+        logger,
+        router: options.router ?? loadIntentRouter(),
+        state,
+        ...(recorders === undefined ? {} : { onTurnDecision: recorders.onTurnDecision }),
+        ...(options.llm === undefined ? {} : { llm: options.llm }),
+      });
     const graph = createGraphClients(config, options.graphTimeoutMs ?? 10_000);
     const outboundMetrics = createOutboundMetrics(registry);
     const templates = reengagementTemplates(config.tenants);

@@ -38,6 +38,8 @@ export interface GatewayOptions {
   readonly tenant?: Partial<TenantConfig>;
   /** The LLM agent: the gateway's agent responder with this client (Redis: Redis stores; embedded: SQLite ones). */
   readonly agent?: { readonly llm: LlmClient | undefined; readonly deadlineMs?: number };
+  /** What answers a turn (neither agent nor router); default: as above. */
+  readonly responder?: Responder;
   /** Default 4 (Redis) / 16 (embedded, its own default). */
   readonly turnConcurrency?: number;
   /** Default 1 (Redis: keeps sends in queue order) / 16 (embedded, its own default). */
@@ -117,7 +119,8 @@ async function startRedisGateway(options: GatewayOptions): Promise<GatewayHarnes
     const webhookUrl = `${await h.ingress.app.listen({ host: "127.0.0.1", port: 0 })}/webhook`;
     const agent = options.agent;
     const responder: Responder =
-      agent === undefined
+      options.responder ??
+      (agent === undefined
         ? createFirstResponder([h.tenant])
         : createAgentResponder([h.tenant], {
             llm: agent.llm,
@@ -131,7 +134,7 @@ async function startRedisGateway(options: GatewayOptions): Promise<GatewayHarnes
             logger: createLogger({ level: "silent" }),
             deadlineMs: agent.deadlineMs ?? 5000,
             maxToolSteps: 5,
-          });
+          }));
     h.startWorkers({
       responder,
       ...(options.turnConcurrency === undefined ? {} : { turnConcurrency: options.turnConcurrency }),
@@ -187,6 +190,7 @@ async function startEmbeddedGateway(options: GatewayOptions): Promise<GatewayHar
       graceMs: 500,
       // Without an agent: no LLM, so what the router cannot resolve gets the fallback reply, as on Redis.
       ...(options.agent?.llm === undefined ? {} : { llm: options.agent.llm }),
+      ...(options.responder === undefined ? {} : { responder: options.responder }),
       ...(options.turnConcurrency === undefined ? {} : { turnConcurrency: options.turnConcurrency }),
       ...(options.outboundConcurrency === undefined
         ? {}
