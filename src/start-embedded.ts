@@ -30,6 +30,7 @@ import {
   createLogger,
   createQueueMetrics,
   type Logger,
+  maskConversationKey,
 } from "./observability/index.js";
 import {
   createEmbeddedOutboundQueue,
@@ -52,7 +53,7 @@ import {
 } from "./queue/embedded/index.js";
 import { type OutboundJob, QUEUE_NAMES } from "./queue/index.js";
 import { type IntentRouter, loadIntentRouter } from "./router/index.js";
-import { commitDurably, openSqliteDatabase } from "./sqlite/index.js";
+import { createWalSyncer, openSqliteDatabase } from "./sqlite/index.js";
 
 export interface StartEmbeddedOptions {
   readonly logger?: Logger;
@@ -103,19 +104,31 @@ export async function startEmbedded(
   const db = openSqliteDatabase({ dataDir: config.dataDir });
   const description = `sqlite ${databasePath}`;
   const now = Date.now;
-  const closers: (() => Promise<void> | undefined)[] = [];
+  // Undone in reverse order on a failed start and at close (after the runners have stopped).
+  const closers: (() => Promise<void> | void)[] = [];
+  const undo = async () => {
+    for (const close of closers.splice(0).reverse()) {
+      await Promise.resolve(close()).catch((error: unknown) =>
+        logger.warn({ err: error }, "shutdown step failed"),
+      );
+    }
+    db.close();
+  };
   try {
+    const syncer = createWalSyncer(`${db.name}-wal`);
+    closers.push(() => syncer.close());
     const jobs = createJobTable(db);
     const stateStore = createSqliteConversationState({ db });
     const queues = createEmbeddedQueues({
       db,
+      syncer,
       jobs,
       dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
       isUrgent: (key, at) => stateStore.isUrgent(key, at),
       description,
     });
     const log = await openMessageLog(config, logger, db);
-    closers.push(() => log?.close());
+    closers.push(async () => log?.close());
     const recorders = log?.recorders;
     // Each port as the log sees it (recorded), when there is a log.
     const state = recorders?.conversationState(stateStore) ?? stateStore;
@@ -148,6 +161,7 @@ export async function startEmbedded(
         ...(options.llm === undefined ? {} : { llm: options.llm }),
       });
     const graph = createGraphClients(config, options.graphTimeoutMs ?? 10_000);
+    closers.push(() => graph.close());
     const outboundMetrics = createOutboundMetrics(registry);
     const templates = reengagementTemplates(config.tenants);
     const reengage = createReengagement({
@@ -212,9 +226,20 @@ export async function startEmbedded(
       reengage,
     });
 
+    // A turn's job id is its conversation key, which holds the customer's number: masked.
     const failed = (queue: string) => (error: unknown, job?: { id: string; final: boolean }) =>
       logger.warn(
-        { err: error, queue, job: job?.id, final: job?.final },
+        {
+          err: error,
+          queue,
+          job:
+            job === undefined
+              ? undefined
+              : queue === QUEUE_NAMES.turns
+                ? maskConversationKey(job.id)
+                : job.id,
+          final: job?.final,
+        },
         job === undefined ? "queue error" : "job failed",
       );
     runners.turns = createJobRunner(jobs, QUEUE_NAMES.turns, runTurn, {
@@ -225,7 +250,7 @@ export async function startEmbedded(
       concurrency: options.outboundConcurrency ?? 16,
       keep: OUTBOUND_KEEP,
       // A send recorded as done must stay done after a power cut, or it would be sent twice.
-      commit: (work) => commitDurably(db, work),
+      afterComplete: () => syncer.sync(),
       onError: failed(QUEUE_NAMES.outbound),
     });
     runners.events = createJobRunner(jobs, QUEUE_NAMES.events, runEvent, {
@@ -251,7 +276,7 @@ export async function startEmbedded(
           return {
             queue,
             counts: { ...counts, waiting: Math.max(0, (counts.waiting ?? 0) - active), active },
-            oldestWaitingAt: jobs.oldestDueAt(queue, at),
+            oldestWaitingAt: jobs.oldestDueAt(queue, at, (runner as JobRunner).active),
           };
         });
       },
@@ -274,6 +299,7 @@ export async function startEmbedded(
     };
     const housekeepingTimer = setInterval(housekeeping, options.housekeepingMs ?? 30_000);
     housekeepingTimer.unref();
+    closers.push(() => clearInterval(housekeepingTimer));
 
     const app = await buildIngressApp({
       tenants: config.tenants,
@@ -283,6 +309,7 @@ export async function startEmbedded(
       logger,
       bodyLimitBytes: config.server.bodyLimitBytes,
     });
+    closers.push(() => (app.server.listening ? app.close() : undefined));
     await app.listen({ host: config.server.host, port: config.server.port });
     for (const runner of [turns, outbound, events]) runner.start();
     const { port } = app.server.address() as { port: number };
@@ -314,15 +341,11 @@ export async function startEmbedded(
           );
           await Promise.all([turns.close(true), outbound.close(true), events.close(true)]);
         }
-        await graph.close();
-        for (const close of closers) await close();
-        queues.close();
-        db.close();
+        await undo();
       },
     };
   } catch (error) {
-    for (const close of closers) await close();
-    db.close();
+    await undo();
     throw error;
   }
 }

@@ -311,3 +311,31 @@ describe("embedded job runner", () => {
     expect(calls).toBe(1);
   });
 });
+
+describe("embedded job runner when its table cannot be written", () => {
+  it("holds a job back with a growing backoff instead of running it again at once (a full disk)", async () => {
+    const { table } = open(tempDir());
+    table.add(Q, [{ id: "stuck", data: {} }], Date.now());
+    // The handler fails, and so does recording the failure: what a full disk does to both.
+    const broken: JobTable = {
+      ...table,
+      fail: () => {
+        throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      },
+    };
+    const runs: number[] = [];
+    run(
+      broken,
+      async () => {
+        runs.push(Date.now());
+        throw new Error("turn failed");
+      },
+      { writeFailureBackoffMs: 100 },
+    );
+    await sleep(650);
+    // 0 ms, then +100, +200 (+400 lands after the window): a handful of runs, never a spin.
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(runs.length).toBeLessThanOrEqual(4);
+    expect(gaps(runs).every((gap) => gap >= 90)).toBe(true);
+  });
+});

@@ -41,7 +41,7 @@ const queues = createEmbeddedQueues({
   db,
   jobs: createJobTable(db),
   dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
-  ...(values.sync === "off" ? { syncer: { sync: async () => {}, close: () => {} } } : {}),
+  ...(values.sync === "off" ? { syncer: { sync: async () => {}, close: async () => {} } } : {}),
   description: `sqlite ${join(dataDir, "sharpsharp.db")}`,
 });
 const logger = createLogger({ level: "warn" });
@@ -57,7 +57,7 @@ await app.listen({ host: "127.0.0.1", port: Number(values.port) });
 process.stdout.write(`sharpsharp embedded ingress listening on port ${values.port}, data in ${dataDir}\n`);
 const stop = async () => {
   await app.close();
-  queues.close();
+  await queues.close();
   const total = (db.prepare("SELECT COUNT(*) AS n FROM queue_marks").get() as { n: number }).n;
   const inbox = (db.prepare("SELECT COUNT(*) AS n FROM queue_inbox").get() as { n: number }).n;
   db.close();

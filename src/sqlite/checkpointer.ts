@@ -33,11 +33,18 @@ parentPort.on("message", () => {
  * thread: copying the WAL into the database and syncing both stalled the
  * event loop for up to seconds on a slow disk (bench/RESULTS.md). The main
  * connection turns it off and this worker thread does it every `intervalMs`,
- * PASSIVE, so it never blocks a writer.
+ * PASSIVE, so it never blocks a writer. (The commit that restarts a fully
+ * checkpointed WAL still syncs its header on the committing thread: one
+ * small sync per checkpoint, not the copy.)
  */
 export function startCheckpointer(
   path: string,
-  options: { readonly intervalMs: number; readonly onError: (message: string) => void },
+  options: {
+    readonly intervalMs: number;
+    readonly onError: (message: string) => void;
+    /** The thread ended without being stopped (it failed to open, or crashed). */
+    readonly onExit: () => void;
+  },
 ): Checkpointer {
   const modulePath = createRequire(import.meta.url).resolve("better-sqlite3");
   const closed = new Int32Array(new SharedArrayBuffer(4));
@@ -45,12 +52,20 @@ export function startCheckpointer(
     eval: true,
     workerData: { path, modulePath, intervalMs: options.intervalMs, closed },
   });
+  let running = true;
+  let stopping = false;
   worker.on("message", (message: string) => options.onError(message));
   worker.on("error", (error) => options.onError(error.message));
+  worker.on("exit", () => {
+    running = false;
+    if (!stopping) options.onExit();
+  });
   worker.unref();
   return {
     /** Closes the thread's connection before returning (at most 2 s), so the caller's close is the last one. */
     stop() {
+      stopping = true;
+      if (!running) return;
       worker.postMessage("stop");
       Atomics.wait(closed, 0, 0, 2000);
     },

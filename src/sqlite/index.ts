@@ -1,6 +1,5 @@
 export { SqliteUnavailableError, sqliteErrorCatalog } from "./errors.js";
 export {
-  commitDurably,
   explainSqliteError,
   isSqliteWriteFailure,
   type OpenSqliteOptions,

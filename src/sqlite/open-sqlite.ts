@@ -33,8 +33,8 @@ export function explainSqliteError(error: unknown, path: string): string {
 /**
  * Opens (creating it if needed) the embedded database: WAL journal with
  * synchronous=NORMAL, so every commit survives the process dying (kill -9);
- * commits that must also survive a power cut go through `commitDurably` or
- * a WalSyncer. One connection for the whole process, plus a checkpoint
+ * commits that must also survive a power cut are followed by a WalSyncer
+ * flush. One connection for the whole process, plus a checkpoint
  * thread (see startCheckpointer); one process per data directory. Fails fast with
  * SqliteUnavailableError when the directory or file cannot be written or
  * another process holds the file.
@@ -69,6 +69,9 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("wal_autocheckpoint = 0");
+    // The WAL grows through a sustained burst (a PASSIVE checkpoint cannot catch up with steady
+    // writes) and is rewritten from its start once checkpointed; this shrinks the file back then.
+    db.pragma("journal_size_limit = 67108864");
     // A write, so a read-only file or a full disk shows now, not on the first webhook.
     db.exec("CREATE TABLE IF NOT EXISTS ss_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     db.prepare("INSERT OR REPLACE INTO ss_meta (key, value) VALUES ('opened_at', ?)").run(String(Date.now()));
@@ -77,11 +80,18 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     owner?.close();
     throw new SqliteUnavailableError(explainSqliteError(error, path), error);
   }
+  const opened = db;
+  const onCheckpointError = options.onCheckpointError ?? (() => {});
   const checkpointer = startCheckpointer(path, {
     intervalMs: options.checkpointMs ?? 1000,
-    onError: options.onCheckpointError ?? (() => {}),
+    onError: onCheckpointError,
+    // Without its thread the WAL would only grow: SQLite's own checkpoints take over (on the event loop).
+    onExit: () => {
+      if (!opened.open) return;
+      opened.pragma("wal_autocheckpoint = 1000");
+      onCheckpointError("the checkpoint thread stopped; SQLite checkpoints on the main thread from now on");
+    },
   });
-  const opened = db;
   const lock = owner;
   const closeDatabase = opened.close.bind(opened);
   // One close for the caller: the checkpointer and the owner lock go with the database.
@@ -98,19 +108,4 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
 export function isSqliteWriteFailure(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code ?? "";
   return /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|CORRUPT|NOTADB)/.test(code);
-}
-
-/**
- * Runs `work` as one transaction synced to disk before it returns
- * (synchronous=FULL for this commit). The WAL is written in order, so the
- * sync also makes every earlier commit durable: the ingress's acknowledged
- * messages and the sender's "sent" marks use it, everything else does not pay for it.
- */
-export function commitDurably<T>(db: SqliteDatabase, work: () => T): T {
-  db.pragma("synchronous = FULL");
-  try {
-    return db.transaction(work)();
-  } finally {
-    db.pragma("synchronous = NORMAL");
-  }
 }

@@ -54,8 +54,8 @@ export interface EmbeddedQueues {
   sweepWaitingInboxes(): number;
   /** Deletes dedupe marks past their time; answers how many. */
   sweepExpiredMarks(): number;
-  /** Releases the WAL file handle (before the database is closed). */
-  close(): void;
+  /** Waits for the WAL flush in progress and releases the file (before the database is closed). */
+  close(): Promise<void>;
 }
 
 /** A failed turn is retried with backoff, as in Redis mode (turn-scheduler.ts). */
@@ -304,8 +304,6 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
       const at = now();
       return deleteMarks.run(at).changes + deleteEventMarks.run(at).changes;
     },
-    close() {
-      syncer.close();
-    },
+    close: () => (options.syncer === undefined ? syncer.close() : Promise.resolve()),
   };
 }

@@ -9,8 +9,10 @@ export interface JobRunnerOptions {
   /** Longest sleep between looks at the table, ms (work added by this process wakes the runner sooner). */
   readonly idlePollMs?: number;
   readonly now?: () => number;
-  /** Runs the write that ends a run (complete, fail, delay); default: as is. The sender's is synced to disk. */
-  readonly commit?: <R>(work: () => R) => R;
+  /** Awaited after a run's completion is written, before the job counts as done (the sender syncs it to disk). */
+  readonly afterComplete?: () => Promise<void>;
+  /** First wait before a job whose end could not be written runs again, ms; doubled each time, at most 60 s. Default 1,000. */
+  readonly writeFailureBackoffMs?: number;
   /** A job that failed (retried or for good), or the loop's own errors. */
   readonly onError?: (error: unknown, job?: { id: string; final: boolean }) => void;
 }
@@ -43,8 +45,22 @@ export function createJobRunner<T>(
   const now = options.now ?? Date.now;
   const idlePollMs = options.idlePollMs ?? 1000;
   const onError = options.onError ?? (() => {});
-  const commit = options.commit ?? (<R>(work: () => R) => work());
   const active = new Set<string>();
+  // Jobs whose end could not be written (a full disk): held back in memory so they do not spin.
+  const heldBack = new Map<string, { until: number; waitMs: number }>();
+  const firstBackoffMs = options.writeFailureBackoffMs ?? 1000;
+  const holdBack = (id: string) => {
+    const waitMs = Math.min(60_000, (heldBack.get(id)?.waitMs ?? firstBackoffMs / 2) * 2);
+    heldBack.set(id, { until: now() + waitMs, waitMs });
+  };
+  const excluded = (): ReadonlySet<string> => {
+    if (heldBack.size === 0) return active;
+    const at = now();
+    const ids = new Set(active);
+    // Expired holds stay (their wait doubles on the next failure) until the job's end is written.
+    for (const [id, hold] of heldBack) if (hold.until > at) ids.add(id);
+    return ids;
+  };
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let timer: NodeJS.Timeout | undefined;
@@ -66,22 +82,28 @@ export function createJobRunner<T>(
         delayedUntil = timestamp;
       },
     };
+    let handled = false;
     try {
       await handler(job);
-      commit(() => table.complete(queue, row.id, options.keep?.completedMs, now()));
+      handled = true;
+      table.complete(queue, row.id, options.keep?.completedMs, now());
+      await options.afterComplete?.();
+      heldBack.delete(row.id);
     } catch (error) {
       try {
+        if (handled) throw error;
         if (error instanceof DelayedError && delayedUntil !== undefined) {
-          const until = delayedUntil;
-          commit(() => table.delay(queue, row.id, until));
+          table.delay(queue, row.id, delayedUntil);
         } else {
           const final = error instanceof UnrecoverableError;
           const message = error instanceof Error ? error.message : String(error);
-          const outcome = commit(() => table.fail(queue, row, message, final, options.keep?.failedMs, now()));
+          const outcome = table.fail(queue, row, message, final, options.keep?.failedMs, now());
           onError(error, { id: row.id, final: outcome === "failed" });
         }
+        heldBack.delete(row.id);
       } catch (tableError) {
-        // The table could not be written (disk full): the job stays waiting and runs again.
+        // The table could not be written (disk full): the job stays waiting, and runs again after a backoff.
+        holdBack(row.id);
         onError(tableError);
       }
     }
@@ -96,7 +118,7 @@ export function createJobRunner<T>(
     if (free > 0) {
       let rows: JobRow[] = [];
       try {
-        rows = table.due(queue, now(), free, active);
+        rows = table.due(queue, now(), free, excluded());
       } catch (error) {
         onError(error);
       }
@@ -113,8 +135,12 @@ export function createJobRunner<T>(
     if (active.size >= options.concurrency) return;
     let wait = idlePollMs;
     try {
-      const next = table.nextDueAt(queue, active);
+      const skip = excluded();
+      const next = table.nextDueAt(queue, skip);
       if (next !== undefined) wait = Math.min(wait, Math.max(1, next - now()));
+      for (const hold of heldBack.values()) {
+        if (hold.until > now()) wait = Math.min(wait, hold.until - now());
+      }
     } catch (error) {
       onError(error);
     }

@@ -106,7 +106,7 @@ export function createJobTable(db: SqliteDatabase) {
     "SELECT data FROM queue_jobs WHERE queue = ? AND id = ? AND state = 'waiting'",
   );
   const oldestDue = db.prepare(
-    "SELECT MIN(run_at) AS at FROM queue_jobs WHERE queue = ? AND state = 'waiting' AND run_at <= ?",
+    "SELECT id, run_at AS at FROM queue_jobs WHERE queue = ? AND state = 'waiting' AND run_at <= ? ORDER BY run_at LIMIT ?",
   );
   const promoteStmt = db.prepare(
     "UPDATE queue_jobs SET run_at = ? WHERE queue = ? AND id = ? AND state = 'waiting' AND run_at > ?",
@@ -221,9 +221,10 @@ export function createJobTable(db: SqliteDatabase) {
       const row = selectData.get(queue, id) as { data: string } | undefined;
       return row === undefined ? undefined : JSON.parse(row.data);
     },
-    /** When the longest-due waiting job became due (ms), if any is due. */
-    oldestDueAt(queue: string, now: number): number | undefined {
-      return (oldestDue.get(queue, now) as { at: number | null }).at ?? undefined;
+    /** When the longest-due waiting job that is not `running` became due (ms), if any is due. */
+    oldestDueAt(queue: string, now: number, running: ReadonlySet<string> = new Set()): number | undefined {
+      const rows = oldestDue.all(queue, now, running.size + 1) as { id: string; at: number }[];
+      return rows.find((row) => !running.has(row.id))?.at;
     },
     /** A waiting job due later runs now. */
     promote(queue: string, id: string, now: number): boolean {
