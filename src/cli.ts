@@ -31,12 +31,13 @@ import { openSqliteDatabase } from "./sqlite/index.js";
 const USAGE = `Usage: sharpsharp <command>
 
 Commands:
-  ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL).
+  ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL: without it, use start).
   scheduler   Run a turn scheduler only (due conversations -> BullMQ turn jobs).
   worker      Run a worker: turns (first responder) and the outbound sender; /healthz,
               /readyz and /metrics on HOST/PORT. Flags: --turn-concurrency N,
               --outbound-concurrency N (default 16 each).
-  start       Run the ingress and a worker in one process. With no WhatsApp configuration
+  start       Run the whole gateway in one process: embedded on SQLite in
+              SHARPSHARP_DATA_DIR without REDIS_URL, on Redis with it. With no WhatsApp configuration
               (no WHATSAPP_* variables, no SHARPSHARP_CONFIG): a local demo against a fake
               Graph API and a fake LLM.
   simulate    Send a signed test message to the demo and print the reply
