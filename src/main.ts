@@ -3,6 +3,7 @@ import type { Registry } from "prom-client";
 import type { AppConfig } from "./config/index.js";
 import { buildIngressApp } from "./ingress/index.js";
 import { createIngressMetrics, createLogger, type Logger } from "./observability/index.js";
+import { listeningUrl } from "./process-lifecycle.js";
 import { closeRedis, connectRedis, queuesFor, requireRedisUrl, warnIfVolatile } from "./redis-runtime.js";
 
 export { mainErrorCatalog, StartupError } from "./redis-runtime.js";
@@ -62,10 +63,7 @@ export async function startIngress(
     bodyLimitBytes: config.server.bodyLimitBytes,
   });
   await app.listen({ host: config.server.host, port: config.server.port });
-  // Say the address as configured (0.0.0.0 = every interface), with the port actually bound.
-  const { port } = app.server.address() as { port: number };
-  const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
-  const url = `http://${host}:${port}`;
+  const url = listeningUrl(config, app);
   logger.info(
     {
       url,

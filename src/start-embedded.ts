@@ -45,6 +45,7 @@ import {
   reengagementTemplates,
   sendReplyDepsFrom,
 } from "./outbound/index.js";
+import { closeWithinGrace, listeningUrl } from "./process-lifecycle.js";
 import {
   createEmbeddedQueues,
   createJobRunner,
@@ -82,10 +83,6 @@ export interface RunningEmbedded {
   readonly databasePath: string;
   /** Orderly shutdown: stop accepting webhooks, let running jobs finish (within the grace period), close the file. */
   close(): Promise<void>;
-}
-
-function delay(ms: number): Promise<"timeout"> {
-  return new Promise((done) => setTimeout(() => done("timeout"), ms).unref());
 }
 
 /**
@@ -316,9 +313,7 @@ export async function startEmbedded(
     closers.push(() => (app.server.listening ? app.close() : undefined));
     await app.listen({ host: config.server.host, port: config.server.port });
     for (const runner of [turns, outbound, events]) runner.start();
-    const { port } = app.server.address() as { port: number };
-    const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
-    const url = `http://${host}:${port}`;
+    const url = listeningUrl(config, app);
     logger.info(
       {
         url,
@@ -338,13 +333,12 @@ export async function startEmbedded(
       async close() {
         clearInterval(housekeepingTimer);
         await app.close();
-        const graceful = Promise.all([turns.close(), outbound.close(), events.close()]);
-        if ((await Promise.race([graceful, delay(options.graceMs ?? 8000)])) === "timeout") {
-          logger.warn(
-            "running jobs did not finish within the grace period; they run again at the next start",
-          );
-          await Promise.all([turns.close(true), outbound.close(true), events.close(true)]);
-        }
+        await closeWithinGrace(
+          [turns, outbound, events],
+          options.graceMs ?? 8000,
+          logger,
+          "running jobs did not finish within the grace period; they run again at the next start",
+        );
         await undo();
       },
     };

@@ -24,6 +24,7 @@ import {
   createReengagement,
   reengagementTemplates,
 } from "./outbound/index.js";
+import { closeWithinGrace, listeningUrl } from "./process-lifecycle.js";
 import { sampleJobQueues } from "./queue/redis/index.js";
 import { closeRedis, connectRedis, queuesFor, requireRedisUrl } from "./redis-runtime.js";
 import { type IntentRouter, loadIntentRouter } from "./router/index.js";
@@ -57,10 +58,6 @@ export interface RunningWorker {
   readonly url: string | undefined;
   /** Orderly shutdown: stop the HTTP app and taking jobs, finish active ones within the grace period, close connections. */
   close(): Promise<void>;
-}
-
-function delay(ms: number): Promise<"timeout"> {
-  return new Promise((resolve) => setTimeout(() => resolve("timeout"), ms).unref());
 }
 
 /**
@@ -191,8 +188,7 @@ export async function startWorker(
   let listening: string | undefined;
   if (options.serveHttp ?? true) {
     await app.listen({ host: config.server.host, port: config.server.port });
-    const { port } = app.server.address() as { port: number };
-    listening = `http://${config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host}:${port}`;
+    listening = listeningUrl(config, app);
   }
   logger.info(
     {
@@ -209,13 +205,12 @@ export async function startWorker(
     url: listening,
     async close() {
       await app.close();
-      const graceful = Promise.all([turns.close(), outbound.close(), events.close()]);
-      if ((await Promise.race([graceful, delay(options.graceMs ?? 8000)])) === "timeout") {
-        logger.warn(
-          "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
-        );
-        await Promise.all([turns.close(true), outbound.close(true), events.close(true)]);
-      }
+      await closeWithinGrace(
+        [turns, outbound, events],
+        options.graceMs ?? 8000,
+        logger,
+        "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
+      );
       await outboundQueue.close();
       await queues.close();
       await graph.close();

@@ -1,32 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config/index.js";
-import { signatureFor } from "../src/ingress/index.js";
 import { startAll } from "../src/main.js";
 import { createLogger } from "../src/observability/index.js";
 import { SqliteUnavailableError } from "../src/sqlite/index.js";
+import { embeddedEnvConfig, postSignedWebhook } from "./support/embedded-config.js";
 import { eventually } from "./support/eventually.js";
-import { GRAPH_TOKEN, type RunningFake, startFake } from "./support/fake-graph.js";
+import { type RunningFake, startFake } from "./support/fake-graph.js";
 import { canMount, mountSmallDisk, type SmallDisk } from "./support/small-disk.js";
 import { textWebhook } from "./support/webhook-builder.js";
 
 const silent = createLogger({ level: "silent" });
 
-function configOn(dataDir: string, graphUrl: string) {
-  return loadConfig({
-    env: {
-      WHATSAPP_APP_SECRET: "s",
-      WHATSAPP_VERIFY_TOKEN: "v",
-      WHATSAPP_TOKEN: GRAPH_TOKEN,
-      GRAPH_API_BASE_URL: graphUrl,
-      SHARPSHARP_DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      COALESCE_WINDOW_MS: "0",
-      COALESCE_MAX_MS: "0",
-    },
-    cwd: process.cwd(),
-  });
-}
+const configOn = (dataDir: string, graphUrl: string) => embeddedEnvConfig(graphUrl, dataDir);
 
 describe.skipIf(!canMount)("embedded mode on a read-only or full disk (tmpfs)", () => {
   let disk: SmallDisk | undefined;
@@ -71,11 +55,7 @@ describe.skipIf(!canMount)("embedded mode on a read-only or full disk (tmpfs)", 
           },
         ],
       ]);
-      const response = await fetch(`${running.url}/webhook`, {
-        method: "POST",
-        body,
-        headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, "s") },
-      });
+      const response = await postSignedWebhook(running.url, body);
       statuses.set(n, response.status);
     };
     try {

@@ -4,8 +4,6 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config/index.js";
-import { signatureFor } from "../src/ingress/index.js";
 import { startAll } from "../src/main.js";
 import { createLogger } from "../src/observability/index.js";
 import {
@@ -13,8 +11,9 @@ import {
   createSqliteMessageStore,
   type MessageStore,
 } from "../src/store/index.js";
+import { embeddedEnvConfig, postSignedWebhook } from "./support/embedded-config.js";
 import { eventually } from "./support/eventually.js";
-import { GRAPH_TOKEN, PHONE_NUMBER_ID, type RunningFake, startFake } from "./support/fake-graph.js";
+import { PHONE_NUMBER_ID, type RunningFake, startFake } from "./support/fake-graph.js";
 import { TEST_DATABASE_URL } from "./support/postgres.js";
 import { textWebhook } from "./support/webhook-builder.js";
 
@@ -36,21 +35,9 @@ async function converse(
   const f = fake;
   const dataDir = mkdtempSync(join(tmpdir(), "ss-log-"));
   dirs.push(dataDir);
-  const config = loadConfig({
-    env: {
-      WHATSAPP_APP_SECRET: "s",
-      WHATSAPP_VERIFY_TOKEN: "v",
-      WHATSAPP_TOKEN: GRAPH_TOKEN,
-      WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
-      GRAPH_API_BASE_URL: f.url,
-      SHARPSHARP_DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      COALESCE_WINDOW_MS: "0",
-      COALESCE_MAX_MS: "0",
-      ...extraEnv,
-    },
-    cwd: process.cwd(),
+  const config = embeddedEnvConfig(f.url, dataDir, {
+    WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+    ...extraEnv,
   });
   const running = await startAll(config, { logger: silent });
   try {
@@ -64,11 +51,7 @@ async function converse(
         },
       ],
     ]);
-    const response = await fetch(`${running.url}/webhook`, {
-      method: "POST",
-      body,
-      headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, "s") },
-    });
+    const response = await postSignedWebhook(running.url, body);
     expect(response.status).toBe(200);
     await eventually(() => f.fake.messages().length === 1, 5000);
     const store = read(dataDir);

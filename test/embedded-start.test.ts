@@ -4,12 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config/index.js";
-import { signatureFor } from "../src/ingress/index.js";
 import { startAll, startIngress, startWorker } from "../src/main.js";
 import { createLogger } from "../src/observability/index.js";
+import { embeddedEnvConfig, postSignedWebhook } from "./support/embedded-config.js";
 import { eventually } from "./support/eventually.js";
-import { GRAPH_TOKEN, type RunningFake, startFake } from "./support/fake-graph.js";
+import { type RunningFake, startFake } from "./support/fake-graph.js";
 import { textWebhook } from "./support/webhook-builder.js";
 
 const silent = createLogger({ level: "silent" });
@@ -21,31 +20,8 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-function embeddedConfig(graphUrl: string, dataDir: string, extra: Record<string, string> = {}) {
-  return loadConfig({
-    env: {
-      WHATSAPP_APP_SECRET: "s",
-      WHATSAPP_VERIFY_TOKEN: "v",
-      WHATSAPP_TOKEN: GRAPH_TOKEN,
-      GRAPH_API_BASE_URL: graphUrl,
-      SHARPSHARP_DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      PORT: "0",
-      COALESCE_WINDOW_MS: "0",
-      COALESCE_MAX_MS: "0",
-      ...extra,
-    },
-    cwd: process.cwd(),
-  });
-}
-
-async function post(url: string, body: string | Buffer) {
-  return fetch(`${url}/webhook`, {
-    method: "POST",
-    body,
-    headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, "s") },
-  });
-}
+const embeddedConfig = embeddedEnvConfig;
+const post = postSignedWebhook;
 
 const hi = (wamid: string, from = "2348090000009") =>
   textWebhook([[{ wamid, from, timestamp: Math.floor(Date.now() / 1000), text: "hi" }]]);

@@ -11,12 +11,13 @@ import {
   type LlmClient,
   resolveAgentSettings,
 } from "../../src/agent/index.js";
-import { type AppConfig, loadConfig, type TenantConfig } from "../../src/config/index.js";
+import type { AppConfig, TenantConfig } from "../../src/config/index.js";
 import { createFirstResponder, type Responder } from "../../src/conversation/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { loadIntentRouter } from "../../src/router/index.js";
 import { type RunningEmbedded, startEmbedded } from "../../src/start-embedded.js";
+import { embeddedEnvConfig } from "./embedded-config.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "./fake-graph.js";
 import { APP_SECRET, testTenant } from "./ingress-harness.js";
 import { skipWithoutRedis } from "./redis.js";
@@ -91,18 +92,7 @@ export function embeddedTestConfig(
   tenants: readonly TenantConfig[],
   agent: Partial<AppConfig["agent"]> = {},
 ): AppConfig {
-  const config = loadConfig({
-    env: {
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WHATSAPP_VERIFY_TOKEN: "v",
-      WHATSAPP_TOKEN: GRAPH_TOKEN,
-      GRAPH_API_BASE_URL: graphUrl,
-      SHARPSHARP_DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      PORT: "0",
-    },
-    cwd: process.cwd(),
-  });
+  const config = embeddedEnvConfig(graphUrl, dataDir);
   return { ...config, tenants, agent: { ...config.agent, ...agent } };
 }
 

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from "fastify";
+import type { AppConfig } from "./config/index.js";
+import type { Logger } from "./observability/index.js";
+
+/** The address a listening app serves, as configured (0.0.0.0 = every interface), with the port actually bound. */
+export function listeningUrl(config: AppConfig, app: FastifyInstance): string {
+  const { port } = app.server.address() as { port: number };
+  const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
+  return `http://${host}:${port}`;
+}
+
+/** Something that finishes its running work on close(), or abandons it on close(true). */
+export interface Closable {
+  close(force?: boolean): Promise<void>;
+}
+
+/**
+ * Shutdown of job workers: let the running jobs finish for `graceMs`, then
+ * stop waiting (warning with `abandoned`, which says what becomes of them).
+ */
+export async function closeWithinGrace(
+  workers: readonly Closable[],
+  graceMs: number,
+  logger: Logger,
+  abandoned: string,
+): Promise<void> {
+  const graceful = Promise.all(workers.map((worker) => worker.close()));
+  const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), graceMs).unref());
+  if ((await Promise.race([graceful, timeout])) === "timeout") {
+    logger.warn(abandoned);
+    await Promise.all(workers.map((worker) => worker.close(true)));
+  }
+}

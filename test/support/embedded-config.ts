@@ -1,0 +1,40 @@
+import { type AppConfig, loadConfig } from "../../src/config/index.js";
+import { signatureFor } from "../../src/ingress/index.js";
+import { GRAPH_TOKEN } from "./fake-graph.js";
+import { APP_SECRET } from "./ingress-harness.js";
+
+/**
+ * What `sharpsharp start` loads without REDIS_URL: the single-tenant
+ * environment on `dataDir`, sending to `graphUrl`, coalescing off, on an
+ * ephemeral loopback port; `extra` adds or overrides variables.
+ */
+export function embeddedEnvConfig(
+  graphUrl: string,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): AppConfig {
+  return loadConfig({
+    env: {
+      WHATSAPP_APP_SECRET: APP_SECRET,
+      WHATSAPP_VERIFY_TOKEN: "v",
+      WHATSAPP_TOKEN: GRAPH_TOKEN,
+      GRAPH_API_BASE_URL: graphUrl,
+      SHARPSHARP_DATA_DIR: dataDir,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      COALESCE_WINDOW_MS: "0",
+      COALESCE_MAX_MS: "0",
+      ...extra,
+    },
+    cwd: process.cwd(),
+  });
+}
+
+/** POSTs a webhook body to `${baseUrl}/webhook`, signed with the test app secret as Meta signs it. */
+export function postSignedWebhook(baseUrl: string, body: string | Buffer): Promise<Response> {
+  return fetch(`${baseUrl}/webhook`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, APP_SECRET) },
+  });
+}
