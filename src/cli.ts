@@ -7,12 +7,9 @@ import {
   loadDevToolEnv,
   loadStartChoiceFromProcess,
 } from "./config/index.js";
-import {
-  type ConversationStateStore,
-  createRedisConversationState,
-  createSqliteConversationState,
-  resolveResponderSettings,
-} from "./conversation/index.js";
+import { createSqliteConversationState } from "./conversation/embedded/index.js";
+import { type ConversationStateStore, resolveResponderSettings } from "./conversation/index.js";
+import { createRedisConversationState } from "./conversation/redis/index.js";
 import { runSimulateCommand, startDemo } from "./demo/index.js";
 import {
   createFakeGraphApi,

@@ -8,10 +8,9 @@ import {
   type LlmClient,
 } from "./agent/index.js";
 import type { AppConfig } from "./config/index.js";
+import { createLocalConversationLock, createSqliteConversationState } from "./conversation/embedded/index.js";
 import {
   createGraphTypingIndicator,
-  createLocalConversationLock,
-  createSqliteConversationState,
   createTurnJobHandler,
   createTurnMetrics,
   createTypingIndicatorCounter,

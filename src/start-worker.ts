@@ -4,11 +4,10 @@ import { createGatewayResponder, createRedisAgentStores, type LlmClient } from "
 import type { AppConfig } from "./config/index.js";
 import {
   createGraphTypingIndicator,
-  createRedisConversationState,
   createTurnMetrics,
-  createTurnWorker,
   createTypingIndicatorCounter,
 } from "./conversation/index.js";
+import { createRedisConversationState, createTurnWorker } from "./conversation/redis/index.js";
 import {
   createDeliveryMetrics,
   createEventsWorker,

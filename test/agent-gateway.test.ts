@@ -7,7 +7,7 @@ import { Registry } from "prom-client";
 import { afterAll, describe, expect, it } from "vitest";
 import { createGatewayResponder, createRedisAgentStores } from "../src/agent/index.js";
 import { loadConfig } from "../src/config/index.js";
-import { createRedisConversationState } from "../src/conversation/index.js";
+import { createRedisConversationState } from "../src/conversation/redis/index.js";
 import { createLogger } from "../src/observability/index.js";
 import { loadIntentRouter } from "../src/router/index.js";
 import { skipWithoutRedis, TEST_REDIS_URL, uniquePrefix } from "./support/redis.js";

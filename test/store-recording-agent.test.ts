@@ -16,7 +16,8 @@ import {
   resolveAgentSettings,
 } from "../src/agent/index.js";
 import type { TenantConfig } from "../src/config/index.js";
-import { createRedisConversationState, type TurnInput } from "../src/conversation/index.js";
+import type { TurnInput } from "../src/conversation/index.js";
+import { createRedisConversationState } from "../src/conversation/redis/index.js";
 import { createLogger } from "../src/observability/index.js";
 import { openSqliteDatabase, type SqliteDatabase } from "../src/sqlite/index.js";
 import { createSqliteMessageStore } from "../src/store/index.js";

@@ -3,12 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  createFirstResponder,
-  createRedisConversationState,
-  createTurnProcessor,
-  turnIdFor,
-} from "../src/conversation/index.js";
+import { createFirstResponder, createTurnProcessor, turnIdFor } from "../src/conversation/index.js";
+import { createRedisConversationState } from "../src/conversation/redis/index.js";
 import { createRedisDeliveryStatusStore } from "../src/delivery/index.js";
 import { createLogger } from "../src/observability/index.js";
 import { createRedisOutboundQueue } from "../src/outbound/index.js";

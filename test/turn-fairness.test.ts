@@ -1,7 +1,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { createRedisConversationState } from "../src/conversation/index.js";
+import { createRedisConversationState } from "../src/conversation/redis/index.js";
 import type { TurnJob } from "../src/queue/index.js";
 import { createKeys, createTurnScheduler } from "../src/queue/redis/index.js";
 import { deleteKeys, skipWithoutRedis, TEST_REDIS_URL, uniquePrefix } from "./support/redis.js";

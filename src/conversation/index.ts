@@ -1,16 +1,4 @@
 export { coalesceUntil, coalescingOn, isStale } from "./coalesce.js";
-export {
-  type ConversationLock,
-  createRedisConversationLock,
-  type RedisConversationLockOptions,
-} from "./conversation-lock.js";
-export {
-  type ConversationMode,
-  type ConversationStateStore,
-  createRedisConversationState,
-  type HistoryEntry,
-  type RedisConversationStateOptions,
-} from "./conversation-state.js";
 export { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 export {
   conversationErrorCatalog,
@@ -29,9 +17,12 @@ export {
   staleTurnDecision,
   turnDecisionOf,
 } from "./first-responder.js";
-export { createLocalConversationLock, type LocalConversationLockOptions } from "./local-conversation-lock.js";
 export {
   type AgentTurnUsage,
+  type ConversationLock,
+  type ConversationMode,
+  type ConversationStateStore,
+  type HistoryEntry,
   type ReplyButton,
   type Responder,
   ResponderBusyError,
@@ -51,11 +42,6 @@ export {
 } from "./process-turn.js";
 export { replyBody } from "./reply-body.js";
 export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
-export {
-  createSqliteConversationState,
-  type SqliteConversationStateOptions,
-  type SqliteConversationStateStore,
-} from "./sqlite-conversation-state.js";
 export { turnIdFor } from "./turn-id.js";
 export {
   createTurnJobHandler,
@@ -63,12 +49,6 @@ export {
   type TurnHandlerOptions,
 } from "./turn-job-handler.js";
 export { createTurnMetrics, type TurnMetrics } from "./turn-metrics.js";
-export {
-  createTurnWorker,
-  type TurnWorker,
-  type TurnWorkerDeps,
-  type TurnWorkerOptions,
-} from "./turn-worker.js";
 export {
   createGraphTypingIndicator,
   createTypingIndicatorCounter,

@@ -4,9 +4,7 @@ import type { Logger } from "../observability/index.js";
 import { maskConversationKey } from "../observability/index.js";
 import type { OutboundQueue } from "../outbound/index.js";
 import type { ConversationInbox, QueueJob, TurnJob } from "../queue/index.js";
-import type { ConversationLock } from "./conversation-lock.js";
-import type { ConversationStateStore } from "./conversation-state.js";
-import type { Responder, TypingIndicator } from "./ports.js";
+import type { ConversationLock, ConversationStateStore, Responder, TypingIndicator } from "./ports.js";
 import { createTurnProcessor, type TurnOutcome } from "./process-turn.js";
 import type { TurnMetrics } from "./turn-metrics.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createLocalConversationLock, createRedisConversationLock } from "../../src/conversation/index.js";
+import { createLocalConversationLock } from "../../src/conversation/embedded/index.js";
+import { createRedisConversationLock } from "../../src/conversation/redis/index.js";
 import { redisPerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeConversationLockContract } from "./conversation-lock.contract.js";

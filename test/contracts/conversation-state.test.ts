@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRedisConversationState, createSqliteConversationState } from "../../src/conversation/index.js";
+import { createSqliteConversationState } from "../../src/conversation/embedded/index.js";
+import { createRedisConversationState } from "../../src/conversation/redis/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeConversationStateContract } from "./conversation-state.contract.js";

@@ -5,13 +5,15 @@ import {
   type ConversationStateStore,
   createFirstResponder,
   createGraphTypingIndicator,
-  createRedisConversationState,
   createTurnMetrics,
-  createTurnWorker,
   type Responder,
   type TurnMetrics,
-  type TurnWorker,
 } from "../../src/conversation/index.js";
+import {
+  createRedisConversationState,
+  createTurnWorker,
+  type TurnWorker,
+} from "../../src/conversation/redis/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import {
   createOutboundWorker,

@@ -1,8 +1,8 @@
 import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { QUEUE_NAMES, type TurnJob } from "../queue/index.js";
-import { createRedisConversationLock } from "./conversation-lock.js";
-import { createTurnJobHandler, type TurnHandlerDeps, type TurnHandlerOptions } from "./turn-job-handler.js";
+import { QUEUE_NAMES, type TurnJob } from "../../queue/index.js";
+import { createTurnJobHandler, type TurnHandlerDeps, type TurnHandlerOptions } from "../turn-job-handler.js";
+import { createRedisConversationLock } from "./redis-conversation-lock.js";
 
 /** What the turn worker is given. */
 export interface TurnWorkerDeps extends Omit<TurnHandlerDeps, "lock"> {

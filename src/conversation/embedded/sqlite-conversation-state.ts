@@ -1,5 +1,5 @@
-import type { SqliteDatabase } from "../sqlite/index.js";
-import type { ConversationMode, ConversationStateStore, HistoryEntry } from "./conversation-state.js";
+import type { SqliteDatabase } from "../../sqlite/index.js";
+import type { ConversationMode, ConversationStateStore, HistoryEntry } from "../ports.js";
 
 export interface SqliteConversationStateOptions {
   /** The embedded database (openSqliteDatabase); owned by the caller. */

@@ -1,41 +1,5 @@
 import type { Redis } from "ioredis";
-
-/** One line of a conversation's recent history, as the agent (later) reads it. */
-export interface HistoryEntry {
-  /** ms since the epoch: Meta's timestamp for the customer's messages, queue time for ours. */
-  readonly at: number;
-  readonly from: "customer" | "bot";
-  readonly type: string;
-  readonly text?: string;
-  readonly wamid?: string;
-  /** For `agent_turn` entries: what the LLM agent used and did. */
-  readonly agent?: {
-    readonly outcome: string;
-    readonly promptTokens: number;
-    readonly completionTokens: number;
-    readonly costUsd: number;
-    readonly llmCalls: number;
-    readonly tools: readonly string[];
-  };
-}
-
-/** Who answers a conversation: the bot, a human agent (the bot stays silent), or nobody for now. */
-export type ConversationMode = "bot" | "human" | "paused";
-
-/** Conversation state and recent history (last N entries, expiring when the conversation goes quiet). */
-export interface ConversationStateStore {
-  /** The newest `limit` entries (default: all kept), oldest first. */
-  recent(conversationKey: string, limit?: number): Promise<HistoryEntry[]>;
-  append(conversationKey: string, entries: readonly HistoryEntry[]): Promise<void>;
-  /** "bot" unless set otherwise. */
-  mode(conversationKey: string): Promise<ConversationMode>;
-  setMode(conversationKey: string, mode: ConversationMode): Promise<void>;
-  /**
-   * Marks the conversation urgent (checkout, payment) until `untilMs`: its
-   * turns run before ordinary ones (see the turn scheduler's priorities).
-   */
-  markPriority(conversationKey: string, untilMs: number): Promise<void>;
-}
+import type { ConversationMode, ConversationStateStore, HistoryEntry } from "../ports.js";
 
 export interface RedisConversationStateOptions {
   readonly redis: Redis;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ConversationLock } from "./conversation-lock.js";
+import type { ConversationLock } from "../ports.js";
 
 export interface LocalConversationLockOptions {
   /** Lease length, ms; longer than any turn may take. Default 30,000. */

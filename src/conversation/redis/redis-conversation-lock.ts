@@ -1,13 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-
-/** A short lease on one conversation, so two turns of it never run at once. */
-export interface ConversationLock {
-  /** A token when the lease is taken, `undefined` when another turn holds it. */
-  acquire(conversationKey: string): Promise<string | undefined>;
-  /** Gives the lease back if `token` still holds it (an expired lease is left to its new holder). */
-  release(conversationKey: string, token: string): Promise<void>;
-}
+import type { ConversationLock } from "../ports.js";
 
 /**
  * releaseConversationLock — deletes the lock only if it still holds our token.

@@ -1,0 +1,6 @@
+export { createLocalConversationLock, type LocalConversationLockOptions } from "./local-conversation-lock.js";
+export {
+  createSqliteConversationState,
+  type SqliteConversationStateOptions,
+  type SqliteConversationStateStore,
+} from "./sqlite-conversation-state.js";
