@@ -16,11 +16,8 @@ import {
   createTypingIndicatorCounter,
   type Responder,
 } from "./conversation/index.js";
-import {
-  createDeliveryMetrics,
-  createEventJobHandler,
-  createSqliteDeliveryStatusStore,
-} from "./delivery/index.js";
+import { createSqliteDeliveryStatusStore } from "./delivery/embedded/index.js";
+import { createDeliveryMetrics, createEventJobHandler } from "./delivery/index.js";
 import { createGraphClients } from "./graph-clients.js";
 import { buildIngressApp } from "./ingress/index.js";
 import { openMessageLog } from "./message-log.js";

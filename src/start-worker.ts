@@ -8,11 +8,8 @@ import {
   createTypingIndicatorCounter,
 } from "./conversation/index.js";
 import { createRedisConversationState, createTurnWorker } from "./conversation/redis/index.js";
-import {
-  createDeliveryMetrics,
-  createEventsWorker,
-  createRedisDeliveryStatusStore,
-} from "./delivery/index.js";
+import { createDeliveryMetrics } from "./delivery/index.js";
+import { createEventsWorker, createRedisDeliveryStatusStore } from "./delivery/redis/index.js";
 import { createGraphClients } from "./graph-clients.js";
 import { openMessageLog } from "./message-log.js";
 import { buildHealthApp, createLogger, createQueueMetrics, type Logger } from "./observability/index.js";

@@ -1,12 +1,11 @@
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import { createDeliveryMetrics, type DeliveryStatusStore } from "../src/delivery/index.js";
 import {
-  createDeliveryMetrics,
   createEventsWorker,
   createRedisDeliveryStatusStore,
-  type DeliveryStatusStore,
   type EventsWorker,
-} from "../src/delivery/index.js";
+} from "../src/delivery/redis/index.js";
 import { createLogger } from "../src/observability/index.js";
 import {
   createReengagement,

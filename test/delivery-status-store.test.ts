@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createApplyStatusEvent,
   createDeliveryMetrics,
-  createRedisDeliveryStatusStore,
   type DeliveryStatusStore,
-  deliveryKey,
 } from "../src/delivery/index.js";
+import { createRedisDeliveryStatusStore, deliveryKey } from "../src/delivery/redis/index.js";
 import { createLogger } from "../src/observability/index.js";
 import type { StatusEvent } from "../src/whatsapp/index.js";
 import { deleteKeys, skipWithoutRedis, TEST_REDIS_URL, uniquePrefix } from "./support/redis.js";

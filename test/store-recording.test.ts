@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFirstResponder, createTurnProcessor, turnIdFor } from "../src/conversation/index.js";
 import { createRedisConversationState } from "../src/conversation/redis/index.js";
-import { createRedisDeliveryStatusStore } from "../src/delivery/index.js";
+import { createRedisDeliveryStatusStore } from "../src/delivery/redis/index.js";
 import { createLogger } from "../src/observability/index.js";
 import { createRedisOutboundQueue } from "../src/outbound/index.js";
 import { createFailFastRedis, createRedisQueues } from "../src/queue/redis/index.js";

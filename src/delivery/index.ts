@@ -6,11 +6,8 @@ export {
 export { createDeliveryMetrics, type DeliveryMetrics } from "./delivery-metrics.js";
 export {
   createEventJobHandler,
-  createEventsWorker,
-  type EventsWorker,
-  type EventsWorkerDeps,
-  type EventsWorkerOptions,
-} from "./events-worker.js";
+  type EventJobHandlerDeps,
+} from "./event-job-handler.js";
 export type {
   ApplyOutcome,
   DeliveryRecord,
@@ -18,15 +15,5 @@ export type {
   DeliveryStatusStore,
   StatusUpdate,
 } from "./ports.js";
-export {
-  createRedisDeliveryStatusStore,
-  deliveryKey,
-  type RedisDeliveryStatusStoreOptions,
-} from "./redis-delivery-status-store.js";
-export {
-  createSqliteDeliveryStatusStore,
-  type SqliteDeliveryStatusStore,
-  type SqliteDeliveryStatusStoreOptions,
-} from "./sqlite-delivery-status-store.js";
 export { isDeliveryStatus, SEEN_RANK, STATUS_RANK } from "./status-rank.js";
 export { statusUpdateOf } from "./status-update-of.js";

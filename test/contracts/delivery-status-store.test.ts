@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRedisDeliveryStatusStore, createSqliteDeliveryStatusStore } from "../../src/delivery/index.js";
+import { createSqliteDeliveryStatusStore } from "../../src/delivery/embedded/index.js";
+import { createRedisDeliveryStatusStore } from "../../src/delivery/redis/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeDeliveryStatusStoreContract } from "./delivery-status-store.contract.js";

@@ -1,7 +1,7 @@
-import type { SentMessage } from "../outbound/index.js";
-import type { SqliteDatabase } from "../sqlite/index.js";
-import type { DeliveryRecord, DeliveryStatus, DeliveryStatusStore, StatusUpdate } from "./ports.js";
-import { isDeliveryStatus, SEEN_RANK, STATUS_RANK } from "./status-rank.js";
+import type { SentMessage } from "../../outbound/index.js";
+import type { SqliteDatabase } from "../../sqlite/index.js";
+import type { DeliveryRecord, DeliveryStatus, DeliveryStatusStore, StatusUpdate } from "../ports.js";
+import { isDeliveryStatus, SEEN_RANK, STATUS_RANK } from "../status-rank.js";
 
 export interface SqliteDeliveryStatusStoreOptions {
   /** The embedded database (openSqliteDatabase); owned by the caller. */

@@ -1,8 +1,8 @@
 import type { Redis } from "ioredis";
-import type { SentMessage } from "../outbound/index.js";
+import type { SentMessage } from "../../outbound/index.js";
+import type { DeliveryRecord, DeliveryStatusStore } from "../ports.js";
+import { isDeliveryStatus, SEEN_RANK, STATUS_RANK } from "../status-rank.js";
 import { APPLY_STATUS_LUA } from "./apply-status-script.js";
-import type { DeliveryRecord, DeliveryStatusStore } from "./ports.js";
-import { isDeliveryStatus, SEEN_RANK, STATUS_RANK } from "./status-rank.js";
 
 export interface RedisDeliveryStatusStoreOptions {
   /** Owned by the caller. */

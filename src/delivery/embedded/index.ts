@@ -1,0 +1,5 @@
+export {
+  createSqliteDeliveryStatusStore,
+  type SqliteDeliveryStatusStore,
+  type SqliteDeliveryStatusStoreOptions,
+} from "./sqlite-delivery-status-store.js";

@@ -1,0 +1,34 @@
+import type { Logger } from "../observability/index.js";
+import type { Reengage } from "../outbound/index.js";
+import type { EventJob, QueueJob } from "../queue/index.js";
+import { createApplyStatusEvent } from "./apply-status-event.js";
+import type { DeliveryMetrics } from "./delivery-metrics.js";
+import type { DeliveryStatusStore } from "./ports.js";
+
+/** What an events job handler is given. */
+export interface EventJobHandlerDeps {
+  readonly store: DeliveryStatusStore;
+  readonly logger: Logger;
+  readonly metrics?: DeliveryMetrics;
+  readonly reengage?: Reengage;
+}
+
+/**
+ * One run of an events job, for either queue backend: status events update
+ * the delivery state of our messages (see createApplyStatusEvent); other
+ * events are logged.
+ */
+export function createEventJobHandler(deps: EventJobHandlerDeps) {
+  const applyStatusEvent = createApplyStatusEvent({
+    store: deps.store,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    ...(deps.reengage === undefined ? {} : { reengage: deps.reengage }),
+  });
+  return async function runEventJob(job: QueueJob<EventJob>): Promise<string> {
+    const event = job.data;
+    if (event.kind === "status") return applyStatusEvent(event);
+    deps.logger.info({ tenant: event.tenantId, kind: event.kind, field: event.field }, "webhook event");
+    return "logged";
+  };
+}
