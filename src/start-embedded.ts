@@ -31,13 +31,15 @@ import {
 import {
   createEmbeddedOutboundQueue,
   createLocalSendRateLimiter,
+  createSqliteSendOrder,
+  createSqliteTenantSendPause,
+  OUTBOUND_KEEP,
+} from "./outbound/embedded/index.js";
+import {
   createOutboundJobHandler,
   createOutboundMetrics,
   createReengagement,
   createSendOrderGate,
-  createSqliteSendOrder,
-  createSqliteTenantSendPause,
-  OUTBOUND_KEEP,
   reengagementTemplates,
   sendReplyDepsFrom,
 } from "./outbound/index.js";

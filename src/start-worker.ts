@@ -13,13 +13,8 @@ import { createEventsWorker, createRedisDeliveryStatusStore } from "./delivery/r
 import { createGraphClients } from "./graph-clients.js";
 import { openMessageLog } from "./message-log.js";
 import { buildHealthApp, createLogger, createQueueMetrics, type Logger } from "./observability/index.js";
-import {
-  createOutboundMetrics,
-  createOutboundWorker,
-  createRedisOutboundQueue,
-  createReengagement,
-  reengagementTemplates,
-} from "./outbound/index.js";
+import { createOutboundMetrics, createReengagement, reengagementTemplates } from "./outbound/index.js";
+import { createOutboundWorker, createRedisOutboundQueue } from "./outbound/redis/index.js";
 import { closeWithinGrace, listeningUrl } from "./process-lifecycle.js";
 import { sampleJobQueues } from "./queue/redis/index.js";
 import { closeRedis, connectRedis, queuesFor, requireRedisUrl } from "./redis-runtime.js";

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRedisSendRateLimiter } from "../src/outbound/index.js";
+import { createRedisSendRateLimiter } from "../src/outbound/redis/index.js";
 import { deleteKeys, skipWithoutRedis, TEST_REDIS_URL, uniquePrefix } from "./support/redis.js";
 
 // Port behaviour (bursts, pacing, horizon) is in test/contracts/send-rate-limiter.contract.ts.

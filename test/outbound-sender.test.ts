@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createOutboundKeys, outboundJobId } from "../src/outbound/index.js";
+import { outboundJobId } from "../src/outbound/index.js";
+import { createOutboundKeys } from "../src/outbound/redis/index.js";
 import { eventually } from "./support/eventually.js";
 import { GRAPH_TOKEN, PHONE_NUMBER_ID } from "./support/fake-graph.js";
 import {

@@ -7,7 +7,7 @@ import { createFirstResponder, createTurnProcessor, turnIdFor } from "../src/con
 import { createRedisConversationState } from "../src/conversation/redis/index.js";
 import { createRedisDeliveryStatusStore } from "../src/delivery/redis/index.js";
 import { createLogger } from "../src/observability/index.js";
-import { createRedisOutboundQueue } from "../src/outbound/index.js";
+import { createRedisOutboundQueue } from "../src/outbound/redis/index.js";
 import { createFailFastRedis, createRedisQueues } from "../src/queue/redis/index.js";
 import { openSqliteDatabase, type SqliteDatabase } from "../src/sqlite/index.js";
 import { createSqliteMessageStore, type MessageStore } from "../src/store/index.js";

@@ -4,38 +4,21 @@ export {
   type SendDecision,
   type SendRetryPolicy,
 } from "./classify-send-error.js";
-export {
-  createEmbeddedOutboundQueue,
-  type EmbeddedOutboundQueueOptions,
-  OUTBOUND_KEEP,
-} from "./embedded-outbound-queue.js";
+export { customerOf } from "./customer-of.js";
 export {
   OutboundGivenUpError,
   OutboundReplyInvalidError,
   outboundErrorCatalog,
   ReengagementTemplateError,
 } from "./errors.js";
-export {
-  createLocalSendRateLimiter,
-  type LocalSendRateLimiterOptions,
-} from "./local-send-rate-limiter.js";
 export { createOutboundJobHandler } from "./outbound-job-handler.js";
 export { outboundJobId } from "./outbound-job-id.js";
-export { createOutboundKeys, customerOf } from "./outbound-keys.js";
 export {
   createOutboundMetrics,
   type LimiterWait,
   type OutboundMetrics,
   type SendOutcome,
 } from "./outbound-metrics.js";
-export {
-  createOutboundWorker,
-  type OutboundWorker,
-  type OutboundWorkerDeps,
-  type OutboundWorkerOptions,
-  type SenderPorts,
-  sendReplyDepsFrom,
-} from "./outbound-worker.js";
 export type {
   OutboundQueue,
   OutboundReply,
@@ -47,14 +30,6 @@ export type {
   SentMessageRecorder,
   TenantSendPause,
 } from "./ports.js";
-export {
-  createRedisOutboundQueue,
-  type RedisOutboundQueue,
-  type RedisOutboundQueueOptions,
-} from "./redis-outbound-queue.js";
-export { createRedisSendOrder, type RedisSendOrderOptions } from "./redis-send-order.js";
-export { createRedisSendRateLimiter, type RedisSendRateLimiterOptions } from "./redis-send-rate-limiter.js";
-export { createRedisTenantSendPause } from "./redis-tenant-send-pause.js";
 export {
   createReengagement,
   type Reengage,
@@ -79,12 +54,8 @@ export {
   type SendRateLimitOptions,
 } from "./send-rate-limits.js";
 export {
-  createSqliteSendOrder,
-  type SqliteSendOrder,
-  type SqliteSendOrderOptions,
-} from "./sqlite-send-order.js";
-export {
-  createSqliteTenantSendPause,
-  type SqliteTenantSendPause,
-  type SqliteTenantSendPauseOptions,
-} from "./sqlite-tenant-send-pause.js";
+  type SenderDeps,
+  type SenderOptions,
+  type SenderPorts,
+  sendReplyDepsFrom,
+} from "./send-reply-deps.js";

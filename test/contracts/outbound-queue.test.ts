@@ -3,11 +3,10 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createEmbeddedOutboundQueue,
-  createRedisOutboundQueue,
   createSqliteSendOrder,
   OUTBOUND_KEEP,
-  type RedisOutboundQueue,
-} from "../../src/outbound/index.js";
+} from "../../src/outbound/embedded/index.js";
+import { createRedisOutboundQueue, type RedisOutboundQueue } from "../../src/outbound/redis/index.js";
 import { createJobRunner, createJobTable } from "../../src/queue/embedded/index.js";
 import { type OutboundJob, QUEUE_NAMES } from "../../src/queue/index.js";
 import type { SqliteDatabase } from "../../src/sqlite/index.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRedisSendOrder, createSqliteSendOrder } from "../../src/outbound/index.js";
+import { createSqliteSendOrder } from "../../src/outbound/embedded/index.js";
+import { createRedisSendOrder } from "../../src/outbound/redis/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeSendOrderContract } from "./send-order.contract.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createLocalSendRateLimiter, createRedisSendRateLimiter } from "../../src/outbound/index.js";
+import { createLocalSendRateLimiter } from "../../src/outbound/embedded/index.js";
+import { createRedisSendRateLimiter } from "../../src/outbound/redis/index.js";
 import { redisPerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeSendRateLimiterContract } from "./send-rate-limiter.contract.js";

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSqlitePendingActions, createSqliteTokenBudget } from "../../src/agent/index.js";
 import { createSqliteConversationState } from "../../src/conversation/embedded/index.js";
 import { createSqliteDeliveryStatusStore } from "../../src/delivery/embedded/index.js";
-import { createSqliteSendOrder, createSqliteTenantSendPause } from "../../src/outbound/index.js";
+import { createSqliteSendOrder, createSqliteTenantSendPause } from "../../src/outbound/embedded/index.js";
 import { openSqliteDatabase } from "../../src/sqlite/index.js";
 
 const dirs: string[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRedisTenantSendPause, createSqliteTenantSendPause } from "../../src/outbound/index.js";
+import { createSqliteTenantSendPause } from "../../src/outbound/embedded/index.js";
+import { createRedisTenantSendPause } from "../../src/outbound/redis/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeTenantSendPauseContract } from "./tenant-send-pause.contract.js";

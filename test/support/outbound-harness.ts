@@ -2,17 +2,15 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createSeededRandom } from "../../src/dev/index.js";
 import { createLogger } from "../../src/observability/index.js";
+import { createOutboundMetrics, type OutboundMetrics, type OutboundReply } from "../../src/outbound/index.js";
 import {
-  createOutboundMetrics,
   createOutboundWorker,
   createRedisOutboundQueue,
-  type OutboundMetrics,
-  type OutboundReply,
   type OutboundWorker,
   type OutboundWorkerDeps,
   type OutboundWorkerOptions,
   type RedisOutboundQueue,
-} from "../../src/outbound/index.js";
+} from "../../src/outbound/redis/index.js";
 import { createGraphApiClient, type GraphApiClient } from "../../src/whatsapp/index.js";
 import { GRAPH_TOKEN, PHONE_NUMBER_ID, type RunningFake, startFake } from "./fake-graph.js";
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from "./redis.js";

@@ -20,7 +20,7 @@ import {
   createRedisOutboundQueue,
   type OutboundWorker,
   type RedisOutboundQueue,
-} from "../../src/outbound/index.js";
+} from "../../src/outbound/redis/index.js";
 import { createGraphApiClient, type GraphApiClient } from "../../src/whatsapp/index.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "./fake-graph.js";
 import { createIngressHarness, type IngressHarness, testTenant } from "./ingress-harness.js";

@@ -1,9 +1,9 @@
 import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { JOB_NAMES, type OutboundJob, type OutboundReply, QUEUE_NAMES } from "../queue/index.js";
-import { outboundJobId } from "./outbound-job-id.js";
-import { assignSendOrder, checkOutboundReply } from "./outbound-sequence.js";
-import type { OutboundQueue } from "./ports.js";
+import { JOB_NAMES, type OutboundJob, type OutboundReply, QUEUE_NAMES } from "../../queue/index.js";
+import { outboundJobId } from "../outbound-job-id.js";
+import { assignSendOrder, checkOutboundReply } from "../outbound-sequence.js";
+import type { OutboundQueue } from "../ports.js";
 import { createRedisSendOrder } from "./redis-send-order.js";
 
 export interface RedisOutboundQueueOptions {

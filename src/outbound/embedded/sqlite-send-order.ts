@@ -1,5 +1,5 @@
-import type { SqliteDatabase } from "../sqlite/index.js";
-import type { SendOrder, SendOrderCursor } from "./ports.js";
+import type { SqliteDatabase } from "../../sqlite/index.js";
+import type { SendOrder, SendOrderCursor } from "../ports.js";
 
 export interface SqliteSendOrderOptions {
   /** The embedded database (openSqliteDatabase); owned by the caller. */

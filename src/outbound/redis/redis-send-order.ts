@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
+import type { SendOrder, SendOrderCursor } from "../ports.js";
 import { createOutboundKeys } from "./outbound-keys.js";
-import type { SendOrder, SendOrderCursor } from "./ports.js";
 import { ASSIGN_SEND_ORDER_LUA, FINISH_SEND_ORDER_LUA, PEEK_SEND_ORDER_LUA } from "./send-order-script.js";
 
 export interface RedisSendOrderOptions {

@@ -1,10 +1,10 @@
 import type { Redis } from "ioredis";
+import type { SendRateLimiter } from "../ports.js";
+import { resolveSendRateLimits, type SendRateLimitOptions } from "../send-rate-limits.js";
 import { createOutboundKeys } from "./outbound-keys.js";
-import type { SendRateLimiter } from "./ports.js";
 import { RESERVE_SEND_SLOT_LUA } from "./rate-limit-script.js";
-import { resolveSendRateLimits, type SendRateLimitOptions } from "./send-rate-limits.js";
 
-export type { PairLimit } from "./send-rate-limits.js";
+export type { PairLimit } from "../send-rate-limits.js";
 
 export interface RedisSendRateLimiterOptions extends SendRateLimitOptions {
   readonly redis: Redis;

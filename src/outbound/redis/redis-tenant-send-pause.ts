@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
+import type { TenantSendPause } from "../ports.js";
 import { createOutboundKeys } from "./outbound-keys.js";
-import type { TenantSendPause } from "./ports.js";
 
 /** The Redis adapter of TenantSendPause: a key per paused tenant that expires when the pause ends. */
 export function createRedisTenantSendPause(options: {

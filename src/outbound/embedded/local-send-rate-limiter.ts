@@ -1,5 +1,5 @@
-import type { SendRateLimiter } from "./ports.js";
-import { resolveSendRateLimits, type SendRateLimitOptions } from "./send-rate-limits.js";
+import type { SendRateLimiter } from "../ports.js";
+import { resolveSendRateLimits, type SendRateLimitOptions } from "../send-rate-limits.js";
 
 export interface LocalSendRateLimiterOptions extends SendRateLimitOptions {
   /** Clock, ms since the epoch, fractional allowed; default performance's (sub-ms, like Redis's TIME). */

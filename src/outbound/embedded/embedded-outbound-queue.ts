@@ -1,8 +1,8 @@
-import type { JobTable, KeepOptions } from "../queue/embedded/index.js";
-import { type OutboundJob, QUEUE_NAMES } from "../queue/index.js";
-import { outboundJobId } from "./outbound-job-id.js";
-import { assignSendOrder, checkOutboundReply } from "./outbound-sequence.js";
-import type { OutboundQueue, SendOrder } from "./ports.js";
+import type { JobTable, KeepOptions } from "../../queue/embedded/index.js";
+import { type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
+import { outboundJobId } from "../outbound-job-id.js";
+import { assignSendOrder, checkOutboundReply } from "../outbound-sequence.js";
+import type { OutboundQueue, SendOrder } from "../ports.js";
 
 /** Ended outbound jobs stay this long; while kept, their id refuses a second copy (as in Redis mode). */
 export const OUTBOUND_KEEP: Required<KeepOptions> = {

@@ -1,5 +1,5 @@
-import type { SqliteDatabase } from "../sqlite/index.js";
-import type { TenantSendPause } from "./ports.js";
+import type { SqliteDatabase } from "../../sqlite/index.js";
+import type { TenantSendPause } from "../ports.js";
 
 export interface SqliteTenantSendPauseOptions {
   /** The embedded database (openSqliteDatabase); owned by the caller. */
