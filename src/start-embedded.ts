@@ -1,12 +1,11 @@
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import {
-  createGatewayResponder,
   createLocalTenantSlots,
   createSqlitePendingActions,
   createSqliteTokenBudget,
-  type LlmClient,
-} from "./agent/index.js";
+} from "./agent/embedded/index.js";
+import { createGatewayResponder, type LlmClient } from "./agent/index.js";
 import type { AppConfig } from "./config/index.js";
 import { createLocalConversationLock, createSqliteConversationState } from "./conversation/embedded/index.js";
 import {

@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { createGatewayResponder, createRedisAgentStores, type LlmClient } from "./agent/index.js";
+import { createGatewayResponder, type LlmClient } from "./agent/index.js";
+import { createRedisAgentStores } from "./agent/redis/index.js";
 import type { AppConfig } from "./config/index.js";
 import {
   createGraphTypingIndicator,

@@ -7,14 +7,16 @@ import {
   CANCEL_PREFIX,
   createAgentResponder,
   createKnowledgeBase,
-  createRedisPendingActions,
-  createRedisTenantSlots,
-  createRedisTokenBudget,
   createTenantToolbox,
   type LlmClient,
   type LlmCompletion,
   resolveAgentSettings,
 } from "../src/agent/index.js";
+import {
+  createRedisPendingActions,
+  createRedisTenantSlots,
+  createRedisTokenBudget,
+} from "../src/agent/redis/index.js";
 import type { TenantConfig } from "../src/config/index.js";
 import type { TurnInput } from "../src/conversation/index.js";
 import { createRedisConversationState } from "../src/conversation/redis/index.js";

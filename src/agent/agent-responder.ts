@@ -17,9 +17,8 @@ import type { IntentRouter, RouterMetrics } from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import { type AgentSettings, resolveAgentSettings } from "./agent-settings.js";
 import { type AgentTurnDeps, type AgentTurnInput, type AgentTurnResult, runAgentTurn } from "./agent-turn.js";
-import type { LlmClient } from "./llm-port.js";
-import { CANCEL_PREFIX, CONFIRM_PREFIX } from "./pending-actions.js";
-import type { TenantSlots } from "./tenant-slots.js";
+import { CANCEL_PREFIX, CONFIRM_PREFIX } from "./confirm-ids.js";
+import type { LlmClient, TenantSlots } from "./ports.js";
 
 export interface AgentResponderDeps extends Omit<AgentTurnDeps, "llm"> {
   /** Undefined: no LLM configured; what the router cannot answer gets the fallback reply. */

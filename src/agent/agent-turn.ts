@@ -4,7 +4,9 @@ import type { Logger } from "../observability/index.js";
 import type { RouterDecision } from "../router/index.js";
 import type { AgentMetrics } from "./agent-metrics.js";
 import type { AgentSettings } from "./agent-settings.js";
+import { CANCEL_PREFIX, CONFIRM_PREFIX } from "./confirm-ids.js";
 import type { KnowledgeBase } from "./knowledge.js";
+import type { PendingActionStore, TokenBudget } from "./ports.js";
 import {
   type ChatMessage,
   type LlmClient,
@@ -12,10 +14,8 @@ import {
   type LlmUsage,
   type ToolCall,
   type ToolSpec,
-} from "./llm-port.js";
-import { CANCEL_PREFIX, CONFIRM_PREFIX, type PendingActionStore } from "./pending-actions.js";
+} from "./ports.js";
 import { buildSystemPrompt } from "./system-prompt.js";
-import type { TokenBudget } from "./token-budget.js";
 
 /** The tenant's own HTTP tools, as the agent turn uses them. */
 export interface Toolbox {

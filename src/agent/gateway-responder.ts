@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import type { Registry } from "prom-client";
 import type { AppConfig, TenantConfig } from "../config/index.js";
 import type { ConversationStateStore, Responder, TurnDecisionHook } from "../conversation/index.js";
@@ -9,28 +8,9 @@ import { createAgentResponder } from "./agent-responder.js";
 import { resolveAgentSettings } from "./agent-settings.js";
 import type { Toolbox } from "./agent-turn.js";
 import { createKnowledgeBase, type KnowledgeBase } from "./knowledge.js";
-import type { LlmClient } from "./llm-port.js";
 import { createOpenAiChatClient, withFallback } from "./openai-chat-client.js";
-import { createRedisPendingActions, type PendingActionStore } from "./pending-actions.js";
-import { createRedisTenantSlots, type TenantSlots } from "./tenant-slots.js";
-import { createRedisTokenBudget, type TokenBudget } from "./token-budget.js";
+import type { AgentStores, LlmClient } from "./ports.js";
 import { createTenantToolbox } from "./toolbox.js";
-
-/** Where the agent keeps its shared state: agent slots, pending confirmations, token budgets. */
-export interface AgentStores {
-  readonly slots: TenantSlots;
-  readonly pending: PendingActionStore;
-  readonly budget: TokenBudget;
-}
-
-/** The agent's stores on Redis, shared by every worker process; slot leases last `leaseMs`. */
-export function createRedisAgentStores(redis: Redis, prefix: string, leaseMs: number): AgentStores {
-  return {
-    slots: createRedisTenantSlots(redis, prefix, leaseMs),
-    pending: createRedisPendingActions(redis, prefix),
-    budget: createRedisTokenBudget(redis, prefix),
-  };
-}
 
 export interface GatewayResponderDeps {
   readonly stores: AgentStores;

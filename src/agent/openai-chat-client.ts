@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import { type ChatMessage, type LlmClient, type LlmCompletion, LlmError, type ToolSpec } from "./llm-port.js";
+import { type ChatMessage, type LlmClient, type LlmCompletion, LlmError, type ToolSpec } from "./ports.js";
 
 export interface OpenAiChatClientOptions {
   readonly baseUrl: string;

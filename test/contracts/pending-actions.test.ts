@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRedisPendingActions, createSqlitePendingActions } from "../../src/agent/index.js";
+import { createSqlitePendingActions } from "../../src/agent/embedded/index.js";
+import { createRedisPendingActions } from "../../src/agent/redis/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describePendingActionsContract } from "./pending-actions.contract.js";

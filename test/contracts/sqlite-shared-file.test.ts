@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSqlitePendingActions, createSqliteTokenBudget } from "../../src/agent/index.js";
+import { createSqlitePendingActions, createSqliteTokenBudget } from "../../src/agent/embedded/index.js";
 import { createSqliteConversationState } from "../../src/conversation/embedded/index.js";
 import { createSqliteDeliveryStatusStore } from "../../src/delivery/embedded/index.js";
 import { createSqliteSendOrder, createSqliteTenantSendPause } from "../../src/outbound/embedded/index.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createLocalTenantSlots, createRedisTenantSlots } from "../../src/agent/index.js";
+import { createLocalTenantSlots } from "../../src/agent/embedded/index.js";
+import { createRedisTenantSlots } from "../../src/agent/redis/index.js";
 import { redisPerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeTenantSlotsContract } from "./tenant-slots.contract.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRedisTokenBudget, createSqliteTokenBudget } from "../../src/agent/index.js";
+import { createSqliteTokenBudget } from "../../src/agent/embedded/index.js";
+import { createRedisTokenBudget } from "../../src/agent/redis/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeTokenBudgetContract } from "./token-budget.contract.js";

@@ -3,11 +3,13 @@ import {
   createAgentResponder,
   createKnowledgeBase,
   createOpenAiChatClient,
+  createTenantToolbox,
+} from "../../src/agent/index.js";
+import {
   createRedisPendingActions,
   createRedisTenantSlots,
   createRedisTokenBudget,
-  createTenantToolbox,
-} from "../../src/agent/index.js";
+} from "../../src/agent/redis/index.js";
 import type { TenantConfig } from "../../src/config/index.js";
 import { createFakeLlm } from "../../src/dev/index.js";
 import { createLogger } from "../../src/observability/index.js";

@@ -4,13 +4,15 @@ import { join } from "node:path";
 import {
   createAgentResponder,
   createKnowledgeBase,
-  createRedisPendingActions,
-  createRedisTenantSlots,
-  createRedisTokenBudget,
   createTenantToolbox,
   type LlmClient,
   resolveAgentSettings,
 } from "../../src/agent/index.js";
+import {
+  createRedisPendingActions,
+  createRedisTenantSlots,
+  createRedisTokenBudget,
+} from "../../src/agent/redis/index.js";
 import type { AppConfig, TenantConfig } from "../../src/config/index.js";
 import { createFirstResponder, type Responder } from "../../src/conversation/index.js";
 import { signatureFor } from "../../src/ingress/index.js";

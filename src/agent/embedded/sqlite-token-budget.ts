@@ -1,5 +1,5 @@
-import type { SqliteDatabase } from "../sqlite/index.js";
-import type { TokenBudget } from "./token-budget.js";
+import type { SqliteDatabase } from "../../sqlite/index.js";
+import type { TokenBudget } from "../ports.js";
 
 export interface SqliteTokenBudgetOptions {
   /** The embedded database (openSqliteDatabase); owned by the caller. */

@@ -1,10 +1,5 @@
 import type { Redis } from "ioredis";
-
-/** Tokens a tenant's agent used today (UTC), against its daily budget. */
-export interface TokenBudget {
-  spentToday(tenantId: string): Promise<number>;
-  record(tenantId: string, tokens: number): Promise<void>;
-}
+import type { TokenBudget } from "../ports.js";
 
 function today(now: number): string {
   return new Date(now).toISOString().slice(0, 10);

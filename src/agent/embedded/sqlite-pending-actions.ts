@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { SqliteDatabase } from "../sqlite/index.js";
-import type { ClaimResult, PendingAction, PendingActionStore } from "./pending-actions.js";
+import type { SqliteDatabase } from "../../sqlite/index.js";
+import type { ClaimResult, PendingAction, PendingActionStore } from "../ports.js";
 
 export interface SqlitePendingActionsOptions {
   /** The embedded database (openSqliteDatabase); owned by the caller. */

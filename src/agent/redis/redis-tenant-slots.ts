@@ -1,12 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-
-/** A per-tenant cap on agent turns running at once, across every worker process. */
-export interface TenantSlots {
-  /** A token when one of the tenant's `limit` slots was free, else undefined. */
-  acquire(tenantId: string, limit: number): Promise<string | undefined>;
-  release(tenantId: string, token: string): Promise<void>;
-}
+import type { TenantSlots } from "../ports.js";
 
 /**
  * acquireTenantSlot: a sorted set of holders scored by lease expiry (Redis

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { TenantSlots } from "./tenant-slots.js";
+import type { TenantSlots } from "../ports.js";
 
 /**
  * TenantSlots in this process's memory, for embedded mode where one process
