@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type DestinationStream, type Logger, pino } from "pino";
+import { splitCustomerOfConversation } from "../whatsapp/index.js";
 
 export type { Logger } from "pino";
 
@@ -61,8 +62,8 @@ export function maskCustomerId(id: string | undefined): string | undefined {
 
 /** Masks the customer part of a conversation key (tenant:phone_number_id:customer). */
 export function maskConversationKey(key: string): string {
-  const cut = key.lastIndexOf(":");
-  return cut < 0 ? key : `${key.slice(0, cut + 1)}${maskCustomerId(key.slice(cut + 1))}`;
+  const { scope, customerId } = splitCustomerOfConversation(key);
+  return scope === "" ? key : `${scope}${maskCustomerId(customerId)}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+export { conversationKeyOf, splitCustomerOfConversation, tenantOfConversation } from "./conversation-key.js";
 export { WebhookShapeError, whatsappErrorCatalog } from "./errors.js";
 export {
   createGraphApiClient,

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { conversationKeyOf } from "./conversation-key.js";
 import type { CustomerIdentity, InboundMessage, InboundMessageType } from "./inbound-types.js";
 import { type contactSchema, type messageBaseSchema, messageContentSchemas } from "./webhook-schema.js";
 
@@ -85,7 +86,7 @@ export function normalizeMessage(message: MessageBase, scope: MessageScope): Inb
     tenantId: scope.tenantId,
     phoneNumberId: scope.phoneNumberId,
     wabaId: scope.wabaId,
-    conversationKey: `${scope.tenantId}:${scope.phoneNumberId}:${customerId}`,
+    conversationKey: conversationKeyOf(scope.tenantId, scope.phoneNumberId, customerId),
     wamid: message.id,
     timestamp: Number(message.timestamp),
     receivedAt: scope.receivedAt,

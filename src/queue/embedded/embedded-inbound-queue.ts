@@ -6,6 +6,7 @@ import {
   type WalSyncer,
 } from "../../sqlite/index.js";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
+import { tenantOfConversation } from "../../whatsapp/index.js";
 import { QueueUnavailableError } from "../errors.js";
 import { QUEUE_NAMES, type TurnJob } from "../job-names.js";
 import type {
@@ -17,7 +18,6 @@ import type {
   QueueDepth,
   QueueStatus,
 } from "../ports.js";
-import { tenantOfConversation } from "../redis/keys.js";
 import type { JobTable } from "./job-table.js";
 import { createTurnPriorities } from "./turn-priorities.js";
 

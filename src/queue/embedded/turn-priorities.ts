@@ -1,4 +1,4 @@
-import { tenantOfConversation } from "../redis/keys.js";
+import { tenantOfConversation } from "../../whatsapp/index.js";
 
 /** BullMQ's lowest priority (2^21 − 1); the embedded queue keeps the same scale. */
 const MAX_TURN_PRIORITY = 2 ** 21 - 1;

@@ -30,9 +30,3 @@ export function createKeys(prefix: string) {
 }
 
 export type RedisKeys = ReturnType<typeof createKeys>;
-
-/** The tenant is the first part of a conversation key. */
-export function tenantOfConversation(conversationKey: string): string {
-  const cut = conversationKey.indexOf(":");
-  return cut < 0 ? conversationKey : conversationKey.slice(0, cut);
-}

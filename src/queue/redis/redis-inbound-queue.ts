@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
+import { tenantOfConversation } from "../../whatsapp/index.js";
 import { QueueUnavailableError } from "../errors.js";
 import { createGroupCommitter } from "../group-commit.js";
 import { QUEUE_NAMES, type TurnJob } from "../job-names.js";
@@ -14,7 +15,7 @@ import type {
   QueueDepth,
   QueueStatus,
 } from "../ports.js";
-import { createKeys, tenantOfConversation } from "./keys.js";
+import { createKeys } from "./keys.js";
 import { COMPLETE_MESSAGES_LUA, RECORD_MESSAGES_LUA } from "./scripts.js";
 import { createTurnScheduler, type TurnScheduler } from "./turn-scheduler.js";
 

@@ -1,7 +1,8 @@
 import type { JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import { tenantOfConversation } from "../../whatsapp/index.js";
 import { JOB_NAMES, type TurnJob } from "../job-names.js";
-import { type RedisKeys, tenantOfConversation } from "./keys.js";
+import type { RedisKeys } from "./keys.js";
 import { CLAIM_DUE_TURNS_LUA, RELEASE_TURNS_LUA, SWEEP_WAITING_INBOXES_LUA } from "./scripts.js";
 
 export interface TurnSchedulerOptions {
