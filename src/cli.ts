@@ -8,7 +8,7 @@ import {
   loadStartChoiceFromProcess,
 } from "./config/index.js";
 import { createSqliteConversationState } from "./conversation/embedded/index.js";
-import { type ConversationStateStore, resolveResponderSettings } from "./conversation/index.js";
+import type { ConversationStateStore } from "./conversation/index.js";
 import { createRedisConversationState } from "./conversation/redis/index.js";
 import { runSimulateCommand, startDemo } from "./demo/index.js";
 import {
@@ -22,7 +22,7 @@ import {
 import { SharpsharpError } from "./errors/index.js";
 import { startAll, startIngress, startScheduler, startWorker } from "./main.js";
 import { createLogger, type Logger } from "./observability/index.js";
-import { runRouterCommand } from "./router/index.js";
+import { resolveResponderSettings, runRouterCommand } from "./router/index.js";
 import { openSqliteDatabase } from "./sqlite/index.js";
 
 const USAGE = `Usage: sharpsharp <command>

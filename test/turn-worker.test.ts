@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TenantConfig } from "../src/config/index.js";
-import { createFirstResponder, createTurnProcessor } from "../src/conversation/index.js";
+import { createTurnProcessor } from "../src/conversation/index.js";
 import { createLogger } from "../src/observability/index.js";
+import { createFirstResponder } from "../src/router/index.js";
 import { eventually } from "./support/eventually.js";
 import { PHONE_NUMBER_ID } from "./support/fake-graph.js";
 import {

@@ -3,17 +3,19 @@ import {
   type ConversationStateStore,
   type Responder,
   ResponderBusyError,
-  type ResponderSettings,
-  resolveResponderSettings,
-  routeAndCount,
-  staleTurnDecision,
   type TurnDecision,
   type TurnDecisionHook,
   type TurnInput,
   type TurnReply,
-  turnDecisionOf,
 } from "../conversation/index.js";
 import type { IntentRouter, RouterMetrics } from "../router/index.js";
+import {
+  type ResponderSettings,
+  resolveResponderSettings,
+  routeAndCount,
+  staleTurnDecision,
+  turnDecisionOf,
+} from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import { type AgentSettings, resolveAgentSettings } from "./agent-settings.js";
 import { type AgentTurnDeps, type AgentTurnInput, type AgentTurnResult, runAgentTurn } from "./agent-turn.js";

@@ -1,22 +1,9 @@
 export { coalesceUntil, coalescingOn, isStale } from "./coalesce.js";
-export { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 export {
   conversationErrorCatalog,
   ResponderSettingsError,
   UnknownTenantError,
 } from "./errors.js";
-export {
-  createFirstResponder,
-  type FirstResponderOptions,
-  MAX_CLASSIFIED_CHARS,
-  normalizeForRules,
-  type RouteResult,
-  type RouteTier,
-  routeAndCount,
-  routeTurn,
-  staleTurnDecision,
-  turnDecisionOf,
-} from "./first-responder.js";
 export {
   type AgentTurnUsage,
   type ConversationLock,
@@ -41,7 +28,6 @@ export {
   type TurnProcessorOptions,
 } from "./process-turn.js";
 export { replyBody } from "./reply-body.js";
-export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 export { turnIdFor } from "./turn-id.js";
 export {
   createTurnJobHandler,

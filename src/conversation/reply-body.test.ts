@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { TenantConfig } from "../config/index.js";
 import { validateSend } from "../dev/index.js";
+import { resolveResponderSettings } from "../router/index.js";
 import { replyBody } from "./reply-body.js";
-import { resolveResponderSettings } from "./responder-settings.js";
 
 const tenant = (settings: Record<string, unknown>): TenantConfig => ({
   id: "t",

@@ -1,10 +1,18 @@
-export { argmax, calibrateModel, chooseThreshold } from "./calibrate.js";
-export { type Corpus, CorpusError, type LabelledExample, loadCorpus } from "./corpus.js";
+export { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 export { type DetectedLanguage, detectLanguage } from "./detect-language.js";
-export { asEvalExamples, loadEvalFile, MIXED_TRAFFIC_SHARES, mixedTrafficSample } from "./eval-sets.js";
-export { type EvalExample, type EvalReport, evaluateRouter } from "./evaluate.js";
+export { asEvalExamples, loadEvalFile, MIXED_TRAFFIC_SHARES, mixedTrafficSample } from "./eval/eval-sets.js";
+export { type EvalExample, type EvalReport, evaluateRouter } from "./eval/evaluate.js";
+export { formatReport } from "./eval/format-report.js";
+export { keywordIntent } from "./eval/keyword-router.js";
 export { extractFeatures } from "./features.js";
-export { formatReport } from "./format-report.js";
+export {
+  createFirstResponder,
+  type FirstResponderOptions,
+  routeAndCount,
+  routeTurn,
+  staleTurnDecision,
+  turnDecisionOf,
+} from "./first-responder.js";
 export {
   createIntentRouter,
   DEFAULT_MODEL_PATH,
@@ -13,9 +21,9 @@ export {
   type RouterDecision,
 } from "./intent-router.js";
 export { isRouterIntent, NEEDS_AGENT, ROUTER_INTENTS, type RouterIntent } from "./intents.js";
-export { keywordIntent } from "./keyword-router.js";
 export { type Lexicon, LexiconError, loadLexicon, parseLexicon } from "./lexicon.js";
 export {
+  argmax,
   deserializeModel,
   loadModelFile,
   ModelFileError,
@@ -24,8 +32,21 @@ export {
 } from "./model.js";
 export { normalizeMessage } from "./normalize.js";
 export { dataPath } from "./package-files.js";
+export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 export { ROUTER_USAGE, runRouterCommand, type TenantIntentsLookup } from "./router-cli.js";
 export { createRouterMetrics, type RouterMetrics } from "./router-metrics.js";
 export { extractSlots, type RouterSlots } from "./slots.js";
-export { splitCorpus } from "./split.js";
-export { DEFAULT_TRAIN_OPTIONS, featurize, trainModel } from "./train.js";
+export {
+  type ClassifierTierResult,
+  classifierTier,
+  MAX_CLASSIFIED_CHARS,
+  normalizeForRules,
+  type RouteResult,
+  type RouteTier,
+  replyIdTier,
+  ruleTier,
+} from "./tiers/index.js";
+export { calibrateModel, chooseThreshold } from "./train/calibrate.js";
+export { type Corpus, CorpusError, type LabelledExample, loadCorpus } from "./train/corpus.js";
+export { splitCorpus } from "./train/split.js";
+export { DEFAULT_TRAIN_OPTIONS, featurize, trainModel } from "./train/train.js";

@@ -1,9 +1,8 @@
-import { argmax } from "./calibrate.js";
 import { type DetectedLanguage, detectLanguage } from "./detect-language.js";
 import { forEachFeature } from "./features.js";
 import { isRouterIntent, type RouterIntent } from "./intents.js";
 import { type Lexicon, loadLexicon } from "./lexicon.js";
-import { featureRows, loadModelFile, type RouterModel, scoreRows, softmax } from "./model.js";
+import { argmax, featureRows, loadModelFile, type RouterModel, scoreRows, softmax } from "./model.js";
 import { normalizeMessage } from "./normalize.js";
 import { dataPath } from "./package-files.js";
 import type { RouterSlots } from "./slots.js";

@@ -203,3 +203,11 @@ export function softmax(scores: Float64Array, temperature: number): Float64Array
   for (let index = 0; index < out.length; index += 1) out[index] = (out[index] as number) / sum;
   return out;
 }
+
+/** The index of the largest value (the first on a tie). */
+export function argmax(values: Float64Array): number {
+  let best = 0;
+  for (let index = 1; index < values.length; index += 1)
+    if ((values[index] as number) > (values[best] as number)) best = index;
+  return best;
+}

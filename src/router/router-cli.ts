@@ -2,20 +2,20 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { loadCorpus } from "./corpus.js";
-import { asEvalExamples, loadEvalFile } from "./eval-sets.js";
-import { type EvalExample, evaluateRouter } from "./evaluate.js";
-import { formatReport } from "./format-report.js";
+import { asEvalExamples, loadEvalFile } from "./eval/eval-sets.js";
+import { type EvalExample, evaluateRouter } from "./eval/evaluate.js";
+import { formatReport } from "./eval/format-report.js";
+import { keywordIntent } from "./eval/keyword-router.js";
 import { createIntentRouter, DEFAULT_MODEL_PATH, type IntentRouter } from "./intent-router.js";
-import { keywordIntent } from "./keyword-router.js";
 import { loadLexicon } from "./lexicon.js";
 import { deserializeModel, serializeModel } from "./model.js";
 import { dataPath } from "./package-files.js";
-import { splitCorpus } from "./split.js";
-import { DEFAULT_TRAIN_OPTIONS } from "./train.js";
-import { SYNTHETIC_MULTI_REQUESTS, trainRouter } from "./train-pipeline.js";
+import { loadCorpus } from "./train/corpus.js";
+import { splitCorpus } from "./train/split.js";
+import { DEFAULT_TRAIN_OPTIONS } from "./train/train.js";
+import { SYNTHETIC_MULTI_REQUESTS, trainRouter } from "./train/train-pipeline.js";
 
-import { deriveUdLexicon } from "./ud-lexicon.js";
+import { deriveUdLexicon } from "./train/ud-lexicon.js";
 
 export const ROUTER_USAGE = `Usage: sharpsharp router <command>
 

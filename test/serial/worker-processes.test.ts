@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_RESPONDER_SETTINGS } from "../../src/conversation/index.js";
 import type { FakeMessageRecord } from "../../src/dev/index.js";
+import { DEFAULT_RESPONDER_SETTINGS } from "../../src/router/index.js";
 import { eventually } from "../support/eventually.js";
 import { type RunningFake, startFake } from "../support/fake-graph.js";
 import { createIngressHarness, type IngressHarness } from "../support/ingress-harness.js";

@@ -3,7 +3,6 @@ import { Registry } from "prom-client";
 import type { TenantConfig } from "../../src/config/index.js";
 import {
   type ConversationStateStore,
-  createFirstResponder,
   createGraphTypingIndicator,
   createTurnMetrics,
   type Responder,
@@ -21,6 +20,7 @@ import {
   type OutboundWorker,
   type RedisOutboundQueue,
 } from "../../src/outbound/redis/index.js";
+import { createFirstResponder } from "../../src/router/index.js";
 import { createGraphApiClient, type GraphApiClient } from "../../src/whatsapp/index.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "./fake-graph.js";
 import { createIngressHarness, type IngressHarness, testTenant } from "./ingress-harness.js";

@@ -1,10 +1,10 @@
-import { createSeededRandom } from "../shared/index.js";
+import { createSeededRandom } from "../../shared/index.js";
+import { extractFeatures } from "../features.js";
+import { NEEDS_AGENT, ROUTER_INTENTS } from "../intents.js";
+import type { Lexicon } from "../lexicon.js";
+import { createRouterModel, type RouterModel } from "../model.js";
+import { normalizeMessage } from "../normalize.js";
 import type { LabelledExample } from "./corpus.js";
-import { extractFeatures } from "./features.js";
-import { NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
-import type { Lexicon } from "./lexicon.js";
-import { createRouterModel, type RouterModel } from "./model.js";
-import { normalizeMessage } from "./normalize.js";
 
 /** Training settings; the defaults were chosen on the validation split (bench/RESULTS.md). */
 export interface TrainOptions {

@@ -1,4 +1,4 @@
-import type { RouterIntent } from "./intents.js";
+import type { RouterIntent } from "../intents.js";
 
 /**
  * The common approach the classifier is measured against: a keyword list per

@@ -1,38 +1,10 @@
 import type { TenantConfig } from "../config/index.js";
-import type { IntentRouter, RouterDecision, RouterMetrics } from "../router/index.js";
+import type { Responder, TurnDecision, TurnDecisionHook, TurnInput } from "../conversation/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
-import type { Responder, TurnDecision, TurnDecisionHook, TurnInput, TurnReply } from "./ports.js";
+import type { IntentRouter } from "./intent-router.js";
 import { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
-
-/** Which tier of the router decided a turn. */
-export type RouteTier = "reply_id" | "rule" | "classifier" | "fallback";
-
-/** How a turn was routed: the intent, or `undefined` for the fallback. */
-export interface RouteResult {
-  readonly intent: string | undefined;
-  readonly reply: TurnReply;
-  readonly tier: RouteTier;
-  /** The classifier's view of the turn's text, when it was consulted (hints for the agent). */
-  readonly decision?: RouterDecision;
-}
-
-/**
- * Longer turns are not classified (they go to the agent): the longest
- * message in the router's corpus has 270 characters, so a longer one is
- * outside what the model knows, and classification time grows with length
- * (0.36 ms at 720 characters against 0.03 ms for a typical message).
- */
-export const MAX_CLASSIFIED_CHARS = 500;
-
-/** Lower case, single spaces, no edge punctuation or emoji: what rules are matched against. */
-export function normalizeForRules(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[\s\u00a0]+/gu, " ")
-    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")
-    .trim();
-}
+import type { RouterMetrics } from "./router-metrics.js";
+import { classifierTier, type RouteResult, replyIdTier, ruleTier } from "./tiers/index.js";
 
 /**
  * Routes one turn. The turn's LAST message that carries a button/list reply
@@ -52,27 +24,12 @@ export function routeTurn(
   const fallback: RouteResult = { intent: undefined, reply: settings.fallback, tier: "fallback" };
   const last = [...messages].reverse().find((m) => m.replyId !== undefined || m.text !== undefined);
   if (last === undefined) return fallback;
-  if (last.replyId !== undefined) {
-    const intent = settings.replyIds[last.replyId] ?? last.replyId;
-    const reply = settings.replies[intent];
-    if (reply !== undefined) return { intent, reply, tier: "reply_id" };
-  }
-  if (last.text === undefined) return fallback;
-  const text = normalizeForRules(last.text);
-  const rule = settings.rules.find((candidate) => candidate.pattern.test(text));
-  const ruleReply = rule === undefined ? undefined : settings.replies[rule.intent];
-  if (rule !== undefined && ruleReply !== undefined)
-    return { intent: rule.intent, reply: ruleReply, tier: "rule" };
-  if (router === undefined) return fallback;
-  const turnText = messages
-    .flatMap((message) => (message.text === undefined ? [] : [message.text]))
-    .join("\n");
-  if (turnText.length > MAX_CLASSIFIED_CHARS) return fallback;
-  const decision = router.classify(turnText, settings.enabledIntents);
-  const reply = decision.resolved ? settings.replies[decision.intent] : undefined;
-  return reply === undefined
-    ? { ...fallback, decision }
-    : { intent: decision.intent, reply, tier: "classifier", decision };
+  const tier1 = replyIdTier(settings, last) ?? ruleTier(settings, last);
+  if (tier1 !== undefined) return tier1;
+  if (last.text === undefined || router === undefined) return fallback;
+  const classified = classifierTier(settings, messages, router);
+  if (classified.answer !== undefined) return classified.answer;
+  return classified.decision === undefined ? fallback : { ...fallback, decision: classified.decision };
 }
 
 /** Routes a turn (routeTurn) and counts the classifier's decision in the router metrics. */

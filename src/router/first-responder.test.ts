@@ -1,11 +1,13 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { TenantConfig } from "../config/index.js";
-import { createRouterMetrics, loadIntentRouter } from "../router/index.js";
+import { ResponderSettingsError } from "../conversation/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
-import { ResponderSettingsError } from "./errors.js";
-import { createFirstResponder, normalizeForRules, routeTurn } from "./first-responder.js";
+import { createFirstResponder, routeTurn } from "./first-responder.js";
+import { loadIntentRouter } from "./intent-router.js";
 import { resolveResponderSettings } from "./responder-settings.js";
+import { createRouterMetrics } from "./router-metrics.js";
+import { normalizeForRules } from "./tiers/index.js";
 
 const tenant = (settings: Record<string, unknown> = {}): TenantConfig => ({
   id: "mama-put",

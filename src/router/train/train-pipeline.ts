@@ -1,8 +1,8 @@
+import type { Lexicon } from "../lexicon.js";
+import { classScores, type RouterModel } from "../model.js";
 import { multiRequestExamples } from "./augment.js";
 import { calibrateFromScores } from "./calibrate.js";
 import type { Corpus, LabelledExample } from "./corpus.js";
-import type { Lexicon } from "./lexicon.js";
-import { classScores, type RouterModel } from "./model.js";
 import { fnv1a, mergedGroups, splitCorpus } from "./split.js";
 import { DEFAULT_TRAIN_OPTIONS, featurize, type TrainOptions, trainModel } from "./train.js";
 

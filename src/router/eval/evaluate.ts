@@ -1,4 +1,4 @@
-import { NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
+import { NEEDS_AGENT, ROUTER_INTENTS } from "../intents.js";
 
 /** One evaluation message: its text, the answers that count as right, and its language label. */
 export interface EvalExample {

@@ -1,6 +1,6 @@
-import { createSeededRandom } from "../shared/index.js";
+import { createSeededRandom } from "../../shared/index.js";
+import { NEEDS_AGENT } from "../intents.js";
 import type { LabelledExample } from "./corpus.js";
-import { NEEDS_AGENT } from "./intents.js";
 
 // Intents that carry a request of their own; greetings and thanks attach to any request without making it two.
 const EXCLUDED = new Set(["greeting", "thanks_goodbye", "out_of_scope", "talk_to_human", NEEDS_AGENT]);

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { CorpusError, type LabelledExample } from "./corpus.js";
+import { isRouterIntent, NEEDS_AGENT } from "../intents.js";
+import { CorpusError, type LabelledExample } from "../train/corpus.js";
+import { fnv1a } from "../train/split.js";
 import type { EvalExample } from "./evaluate.js";
-import { isRouterIntent, NEEDS_AGENT } from "./intents.js";
-import { fnv1a } from "./split.js";
 
 /** Corpus examples as evaluation examples (their label is the one right answer). */
 export function asEvalExamples(examples: readonly LabelledExample[], prefix: string): EvalExample[] {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isRouterIntent, NEEDS_AGENT } from "./intents.js";
+import { isRouterIntent, NEEDS_AGENT } from "../intents.js";
 
 /** Languages a corpus example may be labelled with. */
 export const CORPUS_LANGUAGES = ["en", "pcm", "yo", "ha", "ig", "mix"] as const;

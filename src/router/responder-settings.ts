@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { TenantConfig } from "../config/index.js";
-import { isRouterIntent, ROUTER_INTENTS } from "../router/index.js";
+import type { TurnReply } from "../conversation/index.js";
+import { ResponderSettingsError } from "../conversation/index.js";
 import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
-import { ResponderSettingsError } from "./errors.js";
-import type { TurnReply } from "./ports.js";
+import { isRouterIntent, ROUTER_INTENTS } from "./intents.js";
 
 // Meta's limits for list messages (whatsapp-cloud-api.md §6).
 const listSchema = z

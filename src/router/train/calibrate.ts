@@ -1,7 +1,7 @@
+import { NEEDS_AGENT, ROUTER_INTENTS } from "../intents.js";
+import type { Lexicon } from "../lexicon.js";
+import { argmax, classScores, type RouterModel, softmax } from "../model.js";
 import type { LabelledExample } from "./corpus.js";
-import { NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
-import type { Lexicon } from "./lexicon.js";
-import { classScores, type RouterModel, softmax } from "./model.js";
 import { featurize } from "./train.js";
 
 /** Thresholds aim above the 97% target so the test split, unseen, still clears it. */
@@ -140,11 +140,4 @@ export function calibrateFromScores(
     thresholds,
     provenance: { ...model.provenance, validationExamples: validation.length, targetPrecision: target },
   };
-}
-
-export function argmax(values: Float64Array): number {
-  let best = 0;
-  for (let index = 1; index < values.length; index += 1)
-    if ((values[index] as number) > (values[best] as number)) best = index;
-  return best;
 }
