@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
 import { tenantOfConversation } from "../../whatsapp/index.js";
 import { QueueUnavailableError } from "../errors.js";
-import { createGroupCommitter } from "../group-commit.js";
+import { createGroupCommitter } from "./group-commit.js";
 import { QUEUE_NAMES, type TurnJob } from "../job-names.js";
 import type {
   ConversationInbox,
