@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DelayedError, UnrecoverableError } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
+import { SharpsharpError } from "../src/errors/index.js";
 import {
   createJobRunner,
   createJobTable,
@@ -10,7 +10,7 @@ import {
   type JobRunnerOptions,
   type JobTable,
 } from "../src/queue/embedded/index.js";
-import type { QueueJob } from "../src/queue/index.js";
+import { giveUp, type JobHandler, retryAt } from "../src/queue/index.js";
 import { openSqliteDatabase, type SqliteDatabase } from "../src/sqlite/index.js";
 import { sleep } from "./support/contract-backends.js";
 import { eventually } from "./support/eventually.js";
@@ -34,11 +34,7 @@ function open(dir: string): { db: SqliteDatabase; table: JobTable } {
   return { db, table: createJobTable(db) };
 }
 
-function run<T>(
-  table: JobTable,
-  handler: (job: QueueJob<T>) => Promise<unknown>,
-  options: Partial<JobRunnerOptions> = {},
-): JobRunner {
+function run<T>(table: JobTable, handler: JobHandler<T>, options: Partial<JobRunnerOptions> = {}): JobRunner {
   const runner = createJobRunner<T>(table, Q, handler, { concurrency: 1, idlePollMs: 50, ...options });
   runners.push(runner);
   runner.start();
@@ -120,7 +116,7 @@ describe("embedded job runner", () => {
     expect(table.counts(Q, Date.now())).toMatchObject({ waiting: 0, delayed: 0, failed: 1 });
   });
 
-  it("fails a job that throws UnrecoverableError at once, whatever attempts remain", async () => {
+  it("fails a job that gives up at once, whatever attempts remain", async () => {
     const { db, table } = open(tempDir());
     table.add(Q, [{ id: "bad", data: {}, maxAttempts: 5, backoffMs: 10 }], Date.now());
     let runs = 0;
@@ -129,7 +125,7 @@ describe("embedded job runner", () => {
       table,
       async () => {
         runs += 1;
-        throw new UnrecoverableError("never");
+        return giveUp(new SharpsharpError("SS_TEST_GIVEN_UP", "never"));
       },
       { keep: { failedMs: 60_000 }, onError: (_error, job) => finals.push(job?.final ?? false) },
     );
@@ -160,7 +156,7 @@ describe("embedded job runner", () => {
     expect(table.add(Q, [{ id: "ok", data: {} }], Date.now())).toEqual([true]);
   });
 
-  it("runs a job moved to delayed (DelayedError) again at that time, without spending an attempt", async () => {
+  it("runs a job retried later again at that time, without spending an attempt", async () => {
     const { db, table } = open(tempDir());
     table.add(Q, [{ id: "wait", data: { waits: 0 }, maxAttempts: 1 }], Date.now());
     const runs: number[] = [];
@@ -171,10 +167,10 @@ describe("embedded job runner", () => {
         runs.push(Date.now());
         if (job.data.waits < 2) {
           await job.updateData({ waits: job.data.waits + 1 });
-          await job.moveToDelayed(Date.now() + 150);
           // Between the two runs the job is delayed, not waiting, and attempts are untouched.
-          throw new DelayedError();
+          return retryAt(Date.now() + 150);
         }
+        return undefined;
       },
       { keep: { completedMs: 60_000 }, onError: (error) => errors.push(error) },
     );
@@ -245,8 +241,9 @@ describe("embedded job runner", () => {
       runs += 1;
       if (runs === 1) {
         await new Promise<void>((resolve) => (release = resolve));
-        throw new UnrecoverableError("first run broke");
+        return giveUp(new SharpsharpError("SS_TEST_GIVEN_UP", "first run broke"));
       }
+      return undefined;
     });
     table.schedule(Q, { id: "conv", data: {}, maxAttempts: 1 }, false, Date.now());
     runner.notify();

@@ -1,9 +1,15 @@
-import { DelayedError } from "bullmq";
 import type { TenantConfig } from "../config/index.js";
 import type { Logger } from "../observability/index.js";
 import { maskConversationKey } from "../observability/index.js";
 import type { OutboundQueue } from "../outbound/index.js";
-import type { ConversationInbox, QueueJob, TurnJob } from "../queue/index.js";
+import {
+  type ConversationInbox,
+  type JobOutcome,
+  jobDone,
+  type QueueJob,
+  retryAt,
+  type TurnJob,
+} from "../queue/index.js";
 import type { ConversationLock, ConversationStateStore, Responder, TypingIndicator } from "./ports.js";
 import { createTurnProcessor, type TurnOutcome } from "./process-turn.js";
 import type { TurnMetrics } from "./turn-metrics.js";
@@ -36,8 +42,8 @@ export interface TurnHandlerOptions {
 /**
  * One run of a turn job, for either queue backend: drains the conversation's
  * inbox through the turn processor (see process-turn.ts); a burst still
- * arriving, or a busy conversation or agent, moves the job to delayed (no
- * attempt spent) by moveToDelayed + DelayedError.
+ * arriving, or a busy conversation or agent, retries the job later (no
+ * attempt spent).
  */
 export function createTurnJobHandler(deps: TurnHandlerDeps, options: TurnHandlerOptions = {}) {
   const byId = new Map(deps.tenants.map((tenant) => [tenant.id, tenant]));
@@ -69,7 +75,7 @@ export function createTurnJobHandler(deps: TurnHandlerDeps, options: TurnHandler
     deps.metrics?.turnSeconds.observe({ tenant: job.tenantId }, (deps.now() - startedAt) / 1000);
   };
 
-  return async function runTurnJob(job: QueueJob<TurnJob>, token?: string): Promise<string> {
+  return async function runTurnJob(job: QueueJob<TurnJob>): Promise<JobOutcome> {
     const startedAt = deps.now();
     const outcome = await processTurn(job.data);
     record(job.data, outcome, startedAt);
@@ -81,12 +87,11 @@ export function createTurnJobHandler(deps: TurnHandlerDeps, options: TurnHandler
       const until =
         outcome.kind === "postpone" ? outcome.until : deps.now() + (outcome.retryAfterMs ?? busyRetryMs);
       log.debug({ outcome: outcome.kind, delayMs: until - deps.now() }, "turn postponed");
-      await job.moveToDelayed(until, token);
-      throw new DelayedError();
+      return retryAt(until);
     }
     if (outcome.kind === "handled") {
       for (const turn of outcome.turns) log.info({ ...turn }, "turn handled");
     }
-    return outcome.kind;
+    return jobDone(outcome.kind);
   };
 }

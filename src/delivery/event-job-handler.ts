@@ -1,6 +1,6 @@
 import type { Logger } from "../observability/index.js";
 import type { Reengage } from "../outbound/index.js";
-import type { EventJob, QueueJob } from "../queue/index.js";
+import { type EventJob, type JobOutcome, jobDone, type QueueJob } from "../queue/index.js";
 import { createApplyStatusEvent } from "./apply-status-event.js";
 import type { DeliveryMetrics } from "./delivery-metrics.js";
 import type { DeliveryStatusStore } from "./ports.js";
@@ -25,10 +25,10 @@ export function createEventJobHandler(deps: EventJobHandlerDeps) {
     metrics: deps.metrics,
     ...(deps.reengage === undefined ? {} : { reengage: deps.reengage }),
   });
-  return async function runEventJob(job: QueueJob<EventJob>): Promise<string> {
+  return async function runEventJob(job: QueueJob<EventJob>): Promise<JobOutcome> {
     const event = job.data;
-    if (event.kind === "status") return applyStatusEvent(event);
+    if (event.kind === "status") return jobDone(await applyStatusEvent(event));
     deps.logger.info({ tenant: event.tenantId, kind: event.kind, field: event.field }, "webhook event");
-    return "logged";
+    return jobDone("logged");
   };
 }

@@ -1,5 +1,4 @@
-import { DelayedError } from "bullmq";
-import type { OutboundJob, QueueJob } from "../queue/index.js";
+import type { JobOutcome, OutboundJob, QueueJob } from "../queue/index.js";
 import type { SendOrderGate } from "./send-order-gate.js";
 import { createSendReply, type SendReplyDeps } from "./send-reply.js";
 
@@ -10,20 +9,21 @@ import { createSendReply, type SendReplyDeps } from "./send-reply.js";
  */
 export function createOutboundJobHandler(deps: SendReplyDeps & { readonly order: SendOrderGate }) {
   const sendReply = createSendReply(deps);
-  return async function runOutboundJob(job: QueueJob<OutboundJob>, token?: string): Promise<string> {
+  return async function runOutboundJob(job: QueueJob<OutboundJob>): Promise<JobOutcome> {
     const finish = () =>
       deps.order
         .finish(job.data)
         .catch((error: unknown) =>
           deps.logger.warn({ err: error, job: job.id }, "could not advance the send order"),
         );
+    let outcome: JobOutcome;
     try {
-      const wamid = await sendReply(job, token);
-      await finish();
-      return wamid;
+      outcome = await sendReply(job);
     } catch (error) {
-      if (!(error instanceof DelayedError)) await finish();
+      await finish();
       throw error;
     }
+    if (outcome.kind !== "retry") await finish();
+    return outcome;
   };
 }

@@ -1,8 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { DelayedError, UnrecoverableError } from "bullmq";
 import type { Logger } from "../observability/index.js";
 import { maskConversationKey } from "../observability/index.js";
-import type { OutboundJob, QueueJob } from "../queue/index.js";
+import {
+  giveUp as giveUpJob,
+  type JobOutcome,
+  jobDone,
+  type OutboundJob,
+  type QueueJob,
+  retryAt,
+} from "../queue/index.js";
 import { type GraphApiClient, GraphApiError } from "../whatsapp/index.js";
 import { classifySendError, type SendRetryPolicy } from "./classify-send-error.js";
 import { customerOf } from "./customer-of.js";
@@ -44,16 +50,16 @@ type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sen
  * delayed until the pause ends. A reply with an earlier one of its
  * conversation still to send is delayed (see createSendOrderGate). Then a slot from the shared rate limiters
  * (slept for when near, else the job is delayed), the send, and on failure
- * what `classifySendError` decides: delayed for a retry or a wait (own
- * attempt counter in the job data, BullMQ's attempts untouched), or given up
- * with UnrecoverableError, whose message is the reason and Meta's code.
- * Resolves with the wamid Meta answered.
+ * what `classifySendError` decides: retried later for a retry or a wait (own
+ * attempt counter in the job data, the queue's attempts untouched), or given
+ * up with an OutboundGivenUpError, whose message is the reason and Meta's
+ * code. Done with the wamid Meta answered.
  */
 export function createSendReply(deps: SendReplyDeps) {
   const count = (tenant: string, outcome: SendOutcome, code?: number) =>
     deps.metrics?.sends.inc({ tenant, outcome, code: code === undefined ? "" : String(code) });
 
-  return async function sendReply(job: QueueJob<OutboundJob>, token: string | undefined): Promise<string> {
+  return async function sendReply(job: QueueJob<OutboundJob>): Promise<JobOutcome> {
     let data = job.data;
     const tenant = data.tenantId;
     const log = deps.logger.child({
@@ -62,21 +68,20 @@ export function createSendReply(deps: SendReplyDeps) {
       job: job.id,
       part: data.part,
     });
-    const delay = async (ms: number, state?: State): Promise<never> => {
+    const delay = async (ms: number, state?: State): Promise<JobOutcome> => {
       if (state !== undefined) await job.updateData({ ...data, ...state });
-      await job.moveToDelayed(deps.now() + ms, token);
-      throw new DelayedError();
+      return retryAt(deps.now() + ms);
     };
     const giveUp = async (
       reason: GiveUpReason,
       code: number | undefined,
       cause?: unknown,
-    ): Promise<never> => {
+    ): Promise<JobOutcome> => {
       count(tenant, "given_up", code);
       deps.metrics?.givenUp.inc({ tenant, reason });
       const error = new OutboundGivenUpError(reason, code, cause);
       log.warn({ reason, graphCode: code }, "outbound reply given up");
-      throw new UnrecoverableError(error.message);
+      return giveUpJob(error);
     };
 
     // Neither may throw: the send is over, and a thrown error would have the job send again.
@@ -111,7 +116,7 @@ export function createSendReply(deps: SendReplyDeps) {
     if (data.sentWamid !== undefined) {
       // Sent before the process died or lost the job; recording it again is harmless.
       await recordSent(data.sentWamid);
-      return data.sentWamid;
+      return jobDone(data.sentWamid);
     }
 
     const pausedMs = await deps.pause.remainingMs(tenant);
@@ -178,7 +183,7 @@ export function createSendReply(deps: SendReplyDeps) {
         deps.metrics?.endToEndSeconds.observe({ tenant }, elapsedMs / 1000);
       }
       await recordSent(result.wamid);
-      return result.wamid;
+      return jobDone(result.wamid);
     } catch (error) {
       const attempt = failedAttempts + 1;
       const code = error instanceof GraphApiError ? error.graphCode : undefined;

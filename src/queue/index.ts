@@ -7,6 +7,7 @@ export {
   QUEUE_NAMES,
   type TurnJob,
 } from "./job-names.js";
+export { giveUp, type JobHandler, type JobOutcome, jobDone, retryAt } from "./job-outcome.js";
 export type {
   ConversationInbox,
   EnqueueOutcome,

@@ -1,6 +1,7 @@
 import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { QUEUE_NAMES, type TurnJob } from "../../queue/index.js";
+import { bullProcessor } from "../../queue/redis/index.js";
 import { createTurnJobHandler, type TurnHandlerDeps, type TurnHandlerOptions } from "../turn-job-handler.js";
 import { createRedisConversationLock } from "./redis-conversation-lock.js";
 
@@ -53,7 +54,7 @@ export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOption
     options,
   );
 
-  const worker = new Worker<TurnJob, string>(QUEUE_NAMES.turns, run, {
+  const worker = new Worker<TurnJob, string>(QUEUE_NAMES.turns, bullProcessor(run), {
     connection: deps.redis,
     prefix: deps.prefix,
     concurrency: options.concurrency ?? 16,

@@ -1,6 +1,7 @@
-import { type Job, Worker } from "bullmq";
+import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { type EventJob, QUEUE_NAMES } from "../../queue/index.js";
+import { bullProcessor } from "../../queue/redis/index.js";
 import { createEventJobHandler, type EventJobHandlerDeps } from "../event-job-handler.js";
 
 export interface EventsWorkerDeps extends EventJobHandlerDeps {
@@ -16,7 +17,7 @@ export interface EventsWorkerOptions {
 }
 
 export interface EventsWorker {
-  readonly worker: Worker<EventJob>;
+  readonly worker: Worker<EventJob, string>;
   /** Stops taking jobs and waits for the active ones (force: abandons them to the stalled-job check). */
   close(force?: boolean): Promise<void>;
 }
@@ -29,7 +30,7 @@ export interface EventsWorker {
  */
 export function createEventsWorker(deps: EventsWorkerDeps, options: EventsWorkerOptions = {}): EventsWorker {
   const handle = createEventJobHandler(deps);
-  const worker = new Worker<EventJob>(QUEUE_NAMES.events, (job: Job<EventJob>) => handle(job), {
+  const worker = new Worker<EventJob, string>(QUEUE_NAMES.events, bullProcessor(handle), {
     connection: deps.redis,
     prefix: deps.prefix,
     concurrency: options.concurrency ?? 16,

@@ -1,6 +1,7 @@
-import { type Job, Queue, Worker } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
+import { bullProcessor } from "../../queue/redis/index.js";
 import { createOutboundJobHandler } from "../outbound-job-handler.js";
 import { createSendOrderGate, type OutboundJobState } from "../send-order-gate.js";
 import { type SenderDeps, type SenderOptions, sendReplyDepsFrom } from "../send-reply-deps.js";
@@ -83,19 +84,15 @@ export function createOutboundWorker(
       pause: createRedisTenantSendPause({ redis: deps.redis, prefix: deps.prefix }),
     }),
   );
-  const worker = new Worker<OutboundJob, string>(
-    QUEUE_NAMES.outbound,
-    (job: Job<OutboundJob, string>, token?: string) => handle(job, token),
-    {
-      connection: deps.redis,
-      prefix: deps.prefix,
-      concurrency: options.concurrency ?? 16,
-      // A job whose worker died is recovered, not failed for good, even after several crashes in a row.
-      maxStalledCount: 5,
-      ...(options.lockMs === undefined ? {} : { lockDuration: options.lockMs }),
-      ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
-    },
-  );
+  const worker = new Worker<OutboundJob, string>(QUEUE_NAMES.outbound, bullProcessor(handle), {
+    connection: deps.redis,
+    prefix: deps.prefix,
+    concurrency: options.concurrency ?? 16,
+    // A job whose worker died is recovered, not failed for good, even after several crashes in a row.
+    maxStalledCount: 5,
+    ...(options.lockMs === undefined ? {} : { lockDuration: options.lockMs }),
+    ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
+  });
   worker.on("error", (error) => deps.logger.error({ err: error }, "outbound worker error"));
   return {
     worker,

@@ -1,4 +1,4 @@
-import { DelayedError, UnrecoverableError } from "bullmq";
+import type { JobHandler } from "../job-outcome.js";
 import type { QueueJob } from "../queue-job.js";
 import type { JobRow, JobTable, KeepOptions } from "./job-table.js";
 
@@ -31,15 +31,15 @@ export interface JobRunner {
 
 /**
  * Runs one queue of the embedded job table in this process with bounded
- * concurrency, calling `handler` with a BullMQ-shaped job (see QueueJob).
- * A processor that throws DelayedError after moveToDelayed waits without
- * spending an attempt; UnrecoverableError fails the job at once; any other
- * error spends an attempt and retries with backoff.
+ * concurrency, calling `handler` with a BullMQ-shaped job (see QueueJob) and
+ * applying its outcome to the table: a retry waits until its time without
+ * spending an attempt; a give-up fails the job at once; a thrown error
+ * spends an attempt and retries with backoff.
  */
 export function createJobRunner<T>(
   table: JobTable,
   queue: string,
-  handler: (job: QueueJob<T>) => Promise<unknown>,
+  handler: JobHandler<T>,
   options: JobRunnerOptions,
 ): JobRunner {
   const now = options.now ?? Date.now;
@@ -67,7 +67,6 @@ export function createJobRunner<T>(
   let scheduled = false;
 
   const runOne = async (row: JobRow) => {
-    let delayedUntil: number | undefined;
     let data = JSON.parse(row.data) as T;
     const job: QueueJob<T> = {
       id: row.id,
@@ -78,34 +77,32 @@ export function createJobRunner<T>(
         table.updateData(queue, row.id, next);
         data = next;
       },
-      async moveToDelayed(timestamp) {
-        delayedUntil = timestamp;
-      },
     };
-    let handled = false;
+    const failed = (error: unknown, final: boolean) => {
+      const message = error instanceof Error ? error.message : String(error);
+      const state = table.fail(queue, row, message, final, options.keep?.failedMs, now());
+      onError(error, { id: row.id, final: state === "failed" });
+    };
     try {
-      await handler(job);
-      handled = true;
-      table.complete(queue, row.id, options.keep?.completedMs, now());
-      await options.afterComplete?.();
-      heldBack.delete(row.id);
-    } catch (error) {
+      let outcome: Awaited<ReturnType<JobHandler<T>>>;
       try {
-        if (handled) throw error;
-        if (error instanceof DelayedError && delayedUntil !== undefined) {
-          table.delay(queue, row.id, delayedUntil);
-        } else {
-          const final = error instanceof UnrecoverableError;
-          const message = error instanceof Error ? error.message : String(error);
-          const outcome = table.fail(queue, row, message, final, options.keep?.failedMs, now());
-          onError(error, { id: row.id, final: outcome === "failed" });
-        }
+        outcome = await handler(job);
+      } catch (error) {
+        failed(error, false);
         heldBack.delete(row.id);
-      } catch (tableError) {
-        // The table could not be written (disk full): the job stays waiting, and runs again after a backoff.
-        holdBack(row.id);
-        onError(tableError);
+        return;
       }
+      if (outcome?.kind === "retry") table.delay(queue, row.id, outcome.at);
+      else if (outcome?.kind === "give_up") failed(outcome.error, true);
+      else {
+        table.complete(queue, row.id, options.keep?.completedMs, now());
+        await options.afterComplete?.();
+      }
+      heldBack.delete(row.id);
+    } catch (tableError) {
+      // The table could not be written (disk full): the job stays waiting, and runs again after a backoff.
+      holdBack(row.id);
+      onError(tableError);
     }
   };
 

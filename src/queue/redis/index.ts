@@ -1,3 +1,4 @@
+export { bullProcessor } from "./bull-processor.js";
 export { createKeys, type RedisKeys } from "./keys.js";
 export {
   checkRedisPersistence,

@@ -4,7 +4,6 @@ import type { Redis } from "ioredis";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
 import { tenantOfConversation } from "../../whatsapp/index.js";
 import { QueueUnavailableError } from "../errors.js";
-import { createGroupCommitter } from "./group-commit.js";
 import { QUEUE_NAMES, type TurnJob } from "../job-names.js";
 import type {
   ConversationInbox,
@@ -15,6 +14,7 @@ import type {
   QueueDepth,
   QueueStatus,
 } from "../ports.js";
+import { createGroupCommitter } from "./group-commit.js";
 import { createKeys } from "./keys.js";
 import { COMPLETE_MESSAGES_LUA, RECORD_MESSAGES_LUA } from "./scripts.js";
 import { createTurnScheduler, type TurnScheduler } from "./turn-scheduler.js";
