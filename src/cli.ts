@@ -1,15 +1,18 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { Redis } from "ioredis";
+import {
+  runConversationModeCommand,
+  startAll,
+  startIngress,
+  startScheduler,
+  startWorker,
+} from "./app/index.js";
 import {
   ConfigError,
   loadConfigFromProcess,
   loadDevToolEnv,
   loadStartChoiceFromProcess,
 } from "./config/index.js";
-import { createSqliteConversationState } from "./conversation/embedded/index.js";
-import type { ConversationStateStore } from "./conversation/index.js";
-import { createRedisConversationState } from "./conversation/redis/index.js";
 import { runSimulateCommand, startDemo } from "./demo/index.js";
 import {
   createFakeGraphApi,
@@ -20,10 +23,8 @@ import {
   parseFakeLlmArgs,
 } from "./dev/index.js";
 import { SharpsharpError } from "./errors/index.js";
-import { startAll, startIngress, startScheduler, startWorker } from "./main.js";
 import { createLogger, type Logger } from "./observability/index.js";
 import { resolveResponderSettings, runRouterCommand } from "./router/index.js";
-import { openSqliteDatabase } from "./sqlite/index.js";
 
 const USAGE = `Usage: sharpsharp <command>
 
@@ -171,28 +172,11 @@ async function conversationCommand(args: readonly string[]): Promise<void> {
   if (mode !== undefined && !(MODES as readonly string[]).includes(mode))
     fail(`mode must be one of ${MODES.join(", ")} (got "${mode}")`);
   const config = loadConfigFromProcess({ requireTenants: false });
-  const show = async (state: ConversationStateStore) => {
-    if (mode !== undefined) await state.setMode(conversationKey, mode as (typeof MODES)[number]);
-    process.stdout.write(`${conversationKey}: ${await state.mode(conversationKey)}\n`);
-  };
-  if (config.redis.url === undefined) {
-    // Embedded: the file is the running gateway's; this works while it is stopped, and says so otherwise.
-    const db = openSqliteDatabase({ dataDir: config.dataDir });
-    try {
-      await show(createSqliteConversationState({ db }));
-    } finally {
-      db.close();
-    }
-    return;
-  }
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });
-  redis.on("error", () => {});
-  try {
-    await redis.connect();
-    await show(createRedisConversationState({ redis, prefix: config.redis.prefix }));
-  } finally {
-    redis.disconnect();
-  }
+  const now = await runConversationModeCommand(config, {
+    conversationKey,
+    mode: mode as (typeof MODES)[number] | undefined,
+  });
+  process.stdout.write(`${conversationKey}: ${now}\n`);
 }
 
 async function runFakeLlm(args: readonly string[]): Promise<void> {

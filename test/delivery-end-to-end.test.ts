@@ -1,6 +1,10 @@
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDeliveryMetrics, type DeliveryStatusStore } from "../src/delivery/index.js";
+import {
+  createDeliveryMetrics,
+  createEventJobHandler,
+  type DeliveryStatusStore,
+} from "../src/delivery/index.js";
 import {
   createEventsWorker,
   createRedisDeliveryStatusStore,
@@ -79,7 +83,8 @@ async function startRedis(
     metrics: out.metrics,
   });
   const events = createEventsWorker(
-    { redis, prefix: ingress.prefix, store, logger, metrics: createDeliveryMetrics(out.registry), reengage },
+    { redis, prefix: ingress.prefix, logger },
+    createEventJobHandler({ store, logger, metrics: createDeliveryMetrics(out.registry), reengage }),
     { concurrency: 4 },
   );
   out.startWorker({}, { sent: store, reengage });

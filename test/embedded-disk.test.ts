@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startAll } from "../src/main.js";
+import { startAll } from "../src/app/index.js";
 import { createLogger } from "../src/observability/index.js";
 import { SqliteUnavailableError } from "../src/sqlite/index.js";
 import { embeddedEnvConfig, postSignedWebhook } from "./support/embedded-config.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { startAll } from "../src/main.js";
+import { startAll } from "../src/app/index.js";
 import { createLogger } from "../src/observability/index.js";
 import {
   createPostgresMessageStore,

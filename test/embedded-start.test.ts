@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { startAll, startIngress, startWorker } from "../src/main.js";
+import { startAll, startIngress, startWorker } from "../src/app/index.js";
 import { createLogger } from "../src/observability/index.js";
 import { embeddedEnvConfig, postSignedWebhook } from "./support/embedded-config.js";
 import { eventually } from "./support/eventually.js";

@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { startIngress } from "../src/app/index.js";
 import { loadConfig } from "../src/config/index.js";
 import { signatureFor } from "../src/ingress/signature.js";
-import { startIngress } from "../src/main.js";
 import { createLogger } from "../src/observability/index.js";
 import { eventually } from "./support/eventually.js";
 import { deleteKeys, skipWithoutRedis, TEST_REDIS_URL, uniquePrefix } from "./support/redis.js";

@@ -1,8 +1,8 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
+import { type RunningWorker, startWorker } from "../src/app/index.js";
 import { loadConfig } from "../src/config/index.js";
-import { type RunningWorker, startWorker } from "../src/main.js";
 import { createLogger } from "../src/observability/index.js";
 import { sampleJobQueues } from "../src/queue/redis/index.js";
 import { eventually } from "./support/eventually.js";

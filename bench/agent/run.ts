@@ -19,10 +19,10 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { Pool } from "undici";
 import { createOpenAiChatClient, type LlmClient } from "../../src/agent/index.js";
+import { startIngress, startWorker } from "../../src/app/index.js";
 import { loadConfig } from "../../src/config/index.js";
 import { createFakeGraphApi, createFakeLlm } from "../../src/dev/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
-import { startIngress } from "../../src/main.js";
 import { createLogger } from "../../src/observability/index.js";
 import {
   asEvalExamples,
@@ -34,7 +34,6 @@ import {
   ROUTER_INTENTS,
   splitCorpus,
 } from "../../src/router/index.js";
-import { startWorker } from "../../src/start-worker.js";
 import { deletePrefix } from "../e2e/delete-prefix.js";
 import { buildTextWebhook } from "../ingress/webhook-body.js";
 

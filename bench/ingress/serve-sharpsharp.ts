@@ -6,8 +6,8 @@
  *     [--redis URL] [--scheduler on|off]
  */
 import { parseArgs } from "node:util";
+import { startIngress } from "../../src/app/index.js";
 import { loadConfig } from "../../src/config/index.js";
-import { startIngress } from "../../src/main.js";
 import { createLogger } from "../../src/observability/index.js";
 
 const { values } = parseArgs({

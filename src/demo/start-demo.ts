@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { startAll } from "../app/index.js";
 import type { DemoPassthroughName } from "../config/index.js";
 import { loadConfig } from "../config/index.js";
 import { createFakeGraphApi, createFakeLlm } from "../dev/index.js";
-import { startAll } from "../main.js";
 import { createLogger, type Logger } from "../observability/index.js";
 import { demoBanner } from "./demo-banner.js";
 import { demoBaseEnv, demoEnv, localUrl } from "./demo-env.js";

@@ -13,12 +13,12 @@ import {
   createRedisTenantSlots,
   createRedisTokenBudget,
 } from "../../src/agent/redis/index.js";
+import { type RunningEmbedded, startEmbedded } from "../../src/app/index.js";
 import type { AppConfig, TenantConfig } from "../../src/config/index.js";
 import type { Responder } from "../../src/conversation/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { createFirstResponder, loadIntentRouter } from "../../src/router/index.js";
-import { type RunningEmbedded, startEmbedded } from "../../src/start-embedded.js";
 import { embeddedEnvConfig } from "./embedded-config.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "./fake-graph.js";
 import { APP_SECRET, testTenant } from "./ingress-harness.js";

@@ -2,12 +2,23 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createSeededRandom } from "../../src/dev/index.js";
 import { createLogger } from "../../src/observability/index.js";
-import { createOutboundMetrics, type OutboundMetrics, type OutboundReply } from "../../src/outbound/index.js";
+import {
+  createOutboundJobHandler,
+  createOutboundMetrics,
+  type OutboundMetrics,
+  type OutboundReply,
+  type SenderDeps,
+  type SenderOptions,
+  type SendRateLimitOptions,
+  sendReplyDepsFrom,
+} from "../../src/outbound/index.js";
 import {
   createOutboundWorker,
   createRedisOutboundQueue,
+  createRedisSendOrderGate,
+  createRedisSendRateLimiter,
+  createRedisTenantSendPause,
   type OutboundWorker,
-  type OutboundWorkerDeps,
   type OutboundWorkerOptions,
   type RedisOutboundQueue,
 } from "../../src/outbound/redis/index.js";
@@ -25,12 +36,17 @@ export interface OutboundHarness {
   readonly logLines: string[];
   readonly admin: Redis;
   /** Starts one more worker process stand-in (its own Redis connection), optionally recording sends and re-engaging. */
-  startWorker(
-    options?: OutboundWorkerOptions,
-    extra?: Pick<OutboundWorkerDeps, "sent" | "reengage">,
-  ): OutboundWorker;
+  startWorker(options?: SenderWorkerOptions, extra?: Pick<SenderDeps, "sent" | "reengage">): OutboundWorker;
   close(): Promise<void>;
 }
+
+/** A worker process's settings: its BullMQ worker, the sender, and the Redis rate limiter. */
+export type SenderWorkerOptions = OutboundWorkerOptions &
+  SenderOptions &
+  Omit<SendRateLimitOptions, "horizonMs"> & {
+    /** A slot this near is reserved and slept for; a farther one delays the job instead. ms, default 1,000. */
+    readonly reserveHorizonMs?: number;
+  };
 
 /** Real Redis under a fresh prefix, the real fake Graph API on 127.0.0.1:0, the real client. */
 export async function createOutboundHarness(
@@ -64,10 +80,35 @@ export async function createOutboundHarness(
     admin,
     startWorker(options = {}, extra = {}) {
       const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-      const worker = createOutboundWorker(
-        { redis, prefix, graphClientFor: () => client, logger, metrics, now: Date.now, random, ...extra },
-        { concurrency: 16, ...options },
+      // What a worker process's Redis backend picks (src/app/backends/redis.ts), with these limits.
+      const order = createRedisSendOrderGate({ redis, prefix, logger });
+      const { throughputMps, throughputBurst, pairLimit, reserveHorizonMs } = options;
+      const limiter = createRedisSendRateLimiter({
+        redis,
+        prefix,
+        ...(throughputMps === undefined ? {} : { throughputMps }),
+        ...(throughputBurst === undefined ? {} : { throughputBurst }),
+        ...(pairLimit === undefined ? {} : { pairLimit }),
+        ...(reserveHorizonMs === undefined ? {} : { horizonMs: reserveHorizonMs }),
+      });
+      const handler = createOutboundJobHandler(
+        sendReplyDepsFrom(
+          { graphClientFor: () => client, logger, metrics, now: Date.now, random, ...extra },
+          options,
+          { order, limiter, pause: createRedisTenantSendPause({ redis, prefix }) },
+        ),
       );
+      const running = createOutboundWorker({ redis, prefix, logger }, handler, {
+        concurrency: 16,
+        ...options,
+      });
+      const worker: OutboundWorker = {
+        worker: running.worker,
+        async close(force) {
+          await running.close(force);
+          await order.close();
+        },
+      };
       workers.push({ worker, redis });
       return worker;
     },

@@ -4,19 +4,25 @@ import type { TenantConfig } from "../../src/config/index.js";
 import {
   type ConversationStateStore,
   createGraphTypingIndicator,
+  createTurnJobHandler,
   createTurnMetrics,
   type Responder,
   type TurnMetrics,
 } from "../../src/conversation/index.js";
 import {
+  createRedisConversationLock,
   createRedisConversationState,
   createTurnWorker,
   type TurnWorker,
 } from "../../src/conversation/redis/index.js";
 import { createLogger } from "../../src/observability/index.js";
+import { createOutboundJobHandler, sendReplyDepsFrom } from "../../src/outbound/index.js";
 import {
   createOutboundWorker,
   createRedisOutboundQueue,
+  createRedisSendOrderGate,
+  createRedisSendRateLimiter,
+  createRedisTenantSendPause,
   type OutboundWorker,
   type RedisOutboundQueue,
 } from "../../src/outbound/redis/index.js";
@@ -79,35 +85,47 @@ export async function createTurnHarness(
     bull,
     state,
     startWorkers(options = {}) {
-      running.push(
-        createTurnWorker(
-          {
-            redis: bull,
-            prefix: ingress.prefix,
-            inbox: ingress.queues.inbox,
-            outbound: outboundQueue,
-            responder: options.responder ?? createFirstResponder([tenant]),
-            tenants: options.tenants ?? [tenant],
-            logger,
-            metrics: turnMetrics,
-            typing: createGraphTypingIndicator({ graphClientFor: () => client, logger }),
-            state,
-            now: Date.now,
-          },
-          { concurrency: options.turnConcurrency ?? 4 },
-        ),
-        createOutboundWorker(
-          {
-            redis: bull,
-            prefix: ingress.prefix,
-            graphClientFor: () => client,
-            logger,
-            now: Date.now,
-            random: Math.random,
-          },
-          { concurrency: options.outboundConcurrency ?? 1 },
-        ),
+      const prefix = ingress.prefix;
+      const where = { redis: bull, prefix, logger };
+      const order = createRedisSendOrderGate(where);
+      const turns = createTurnWorker(
+        where,
+        createTurnJobHandler({
+          inbox: ingress.queues.inbox,
+          outbound: outboundQueue,
+          responder: options.responder ?? createFirstResponder([tenant]),
+          tenants: options.tenants ?? [tenant],
+          logger,
+          metrics: turnMetrics,
+          typing: createGraphTypingIndicator({ graphClientFor: () => client, logger }),
+          state,
+          lock: createRedisConversationLock({ redis: bull, prefix }),
+          now: Date.now,
+        }),
+        { concurrency: options.turnConcurrency ?? 4 },
       );
+      const outbound = createOutboundWorker(
+        where,
+        createOutboundJobHandler(
+          sendReplyDepsFrom(
+            { graphClientFor: () => client, logger, now: Date.now, random: Math.random },
+            {},
+            {
+              order,
+              limiter: createRedisSendRateLimiter({ redis: bull, prefix }),
+              pause: createRedisTenantSendPause({ redis: bull, prefix }),
+            },
+          ),
+        ),
+        { concurrency: options.outboundConcurrency ?? 1 },
+      );
+      running.push(turns, {
+        worker: outbound.worker,
+        async close(force) {
+          await outbound.close(force);
+          await order.close();
+        },
+      });
     },
     async close() {
       for (const worker of running) await worker.close(true);

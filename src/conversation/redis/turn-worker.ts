@@ -1,23 +1,23 @@
 import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { QUEUE_NAMES, type TurnJob } from "../../queue/index.js";
+import type { Logger } from "../../observability/index.js";
+import { type JobHandler, QUEUE_NAMES, type TurnJob } from "../../queue/index.js";
 import { bullProcessor } from "../../queue/redis/index.js";
-import { createTurnJobHandler, type TurnHandlerDeps, type TurnHandlerOptions } from "../turn-job-handler.js";
-import { createRedisConversationLock } from "./redis-conversation-lock.js";
 
-/** What the turn worker is given. */
-export interface TurnWorkerDeps extends Omit<TurnHandlerDeps, "lock"> {
+/** Where the turn worker runs. */
+export interface TurnWorkerDeps {
   /** A client for BullMQ (`maxRetriesPerRequest: null`); owned by the caller. */
   readonly redis: Redis;
   /** REDIS_PREFIX: the same as the ingress's, so the worker sees its `turns` queue. */
   readonly prefix: string;
+  readonly logger: Logger;
 }
 
 /** How the turn worker runs; every field has a default. */
-export interface TurnWorkerOptions extends TurnHandlerOptions {
+export interface TurnWorkerOptions {
   /** Turns in flight in this process (different conversations); default 16. */
   readonly concurrency?: number;
-  /** Conversation lock lease, ms; longer than any turn takes. Default 30,000. */
+  /** BullMQ job lock, ms: as long as the conversation lock's lease, longer than any turn takes. Default 30,000. */
   readonly lockTtlMs?: number;
   /** How often BullMQ looks for turns whose worker died, ms; default BullMQ's 30,000. */
   readonly stalledIntervalMs?: number;
@@ -31,30 +31,23 @@ export interface TurnWorker {
 
 /**
  * The turn worker: a BullMQ worker on the `turns` queue. Each job drains its
- * conversation's inbox through the turn processor (see process-turn.ts); a
- * burst still arriving moves the job to delayed until its coalescing window
- * closes (this costs no BullMQ attempt).
+ * conversation's inbox through `handler` (the turn job handler, see
+ * turn-job-handler.ts); a burst still arriving retries the job when its
+ * coalescing window closes (this costs no BullMQ attempt).
  *
  * BullMQ's per-conversation deduplication already keeps one turn job active
- * per conversation. The Redis lock guards the one case it does not cover: a
- * job BullMQ believes stalled (its worker blocked or cut off from Redis
- * longer than the job lock) is handed to another worker while the first may
- * still be sending; the lock keeps that second run waiting.
+ * per conversation. The conversation lock the handler is given guards the
+ * one case it does not cover: a job BullMQ believes stalled (its worker
+ * blocked or cut off from Redis longer than the job lock) is handed to
+ * another worker while the first may still be sending; the lock keeps that
+ * second run waiting.
  */
-export function createTurnWorker(deps: TurnWorkerDeps, options: TurnWorkerOptions = {}): TurnWorker {
-  const run = createTurnJobHandler(
-    {
-      ...deps,
-      lock: createRedisConversationLock({
-        redis: deps.redis,
-        prefix: deps.prefix,
-        ...(options.lockTtlMs === undefined ? {} : { ttlMs: options.lockTtlMs }),
-      }),
-    },
-    options,
-  );
-
-  const worker = new Worker<TurnJob, string>(QUEUE_NAMES.turns, bullProcessor(run), {
+export function createTurnWorker(
+  deps: TurnWorkerDeps,
+  handler: JobHandler<TurnJob>,
+  options: TurnWorkerOptions = {},
+): TurnWorker {
+  const worker = new Worker<TurnJob, string>(QUEUE_NAMES.turns, bullProcessor(handler), {
     connection: deps.redis,
     prefix: deps.prefix,
     concurrency: options.concurrency ?? 16,

@@ -1,14 +1,16 @@
 import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { type EventJob, QUEUE_NAMES } from "../../queue/index.js";
+import type { Logger } from "../../observability/index.js";
+import { type EventJob, type JobHandler, QUEUE_NAMES } from "../../queue/index.js";
 import { bullProcessor } from "../../queue/redis/index.js";
-import { createEventJobHandler, type EventJobHandlerDeps } from "../event-job-handler.js";
 
-export interface EventsWorkerDeps extends EventJobHandlerDeps {
+/** Where the events worker runs. */
+export interface EventsWorkerDeps {
   /** A client for BullMQ (`maxRetriesPerRequest: null`); owned by the caller. */
   readonly redis: Redis;
   /** REDIS_PREFIX. */
   readonly prefix: string;
+  readonly logger: Logger;
 }
 
 export interface EventsWorkerOptions {
@@ -28,9 +30,12 @@ export interface EventsWorker {
  * `value.errors` and other fields' changes are logged and completed.
  * Any number of processes may run it: the store's updates are atomic.
  */
-export function createEventsWorker(deps: EventsWorkerDeps, options: EventsWorkerOptions = {}): EventsWorker {
-  const handle = createEventJobHandler(deps);
-  const worker = new Worker<EventJob, string>(QUEUE_NAMES.events, bullProcessor(handle), {
+export function createEventsWorker(
+  deps: EventsWorkerDeps,
+  handler: JobHandler<EventJob>,
+  options: EventsWorkerOptions = {},
+): EventsWorker {
+  const worker = new Worker<EventJob, string>(QUEUE_NAMES.events, bullProcessor(handler), {
     connection: deps.redis,
     prefix: deps.prefix,
     concurrency: options.concurrency ?? 16,

@@ -1,9 +1,9 @@
 import pg from "pg";
-import type { AppConfig, TenantConfig } from "./config/index.js";
-import type { Logger } from "./observability/index.js";
-import type { SqliteDatabase } from "./sqlite/index.js";
-import { createSqliteMessageStore, type MessageStore, openPostgresMessageStore } from "./store/index.js";
-import { createStoreRecorders, type StoreRecorders } from "./store/recording/index.js";
+import type { AppConfig, TenantConfig } from "../config/index.js";
+import type { Logger } from "../observability/index.js";
+import type { SqliteDatabase } from "../sqlite/index.js";
+import { createSqliteMessageStore, type MessageStore, openPostgresMessageStore } from "../store/index.js";
+import { createStoreRecorders, type StoreRecorders } from "../store/recording/index.js";
 
 /** Days a tenant's message log is kept when its settings do not say (`retentionDays`). */
 export const DEFAULT_RETENTION_DAYS = 90;

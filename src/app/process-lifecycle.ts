@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import type { AppConfig } from "./config/index.js";
-import type { Logger } from "./observability/index.js";
+import type { AppConfig } from "../config/index.js";
+import type { Logger } from "../observability/index.js";
 
 /** The address a listening app serves, as configured (0.0.0.0 = every interface), with the port actually bound. */
 export function listeningUrl(config: AppConfig, app: FastifyInstance): string {
@@ -30,4 +30,30 @@ export async function closeWithinGrace(
     logger.warn(abandoned);
     await Promise.all(workers.map((worker) => worker.close(true)));
   }
+}
+
+/**
+ * The steps that undo a start, run in reverse order of opening: what opened
+ * last closes first, so shutdown and a failed start follow one order. A
+ * step that fails is logged and the rest still run.
+ */
+export interface CloseStack {
+  push(step: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+export function createCloseStack(logger: Logger): CloseStack {
+  const steps: (() => Promise<void> | void)[] = [];
+  return {
+    push(step) {
+      steps.push(step);
+    },
+    async close() {
+      for (const step of steps.splice(0).reverse()) {
+        await Promise.resolve()
+          .then(step)
+          .catch((error: unknown) => logger.warn({ err: error }, "shutdown step failed"));
+      }
+    },
+  };
 }

@@ -1,6 +1,6 @@
-import type { AppConfig } from "./config/index.js";
-import { StartupError } from "./redis-runtime.js";
-import { createGraphApiClient, createHttpTransport, type GraphApiClient } from "./whatsapp/index.js";
+import type { AppConfig } from "../config/index.js";
+import { createGraphApiClient, createHttpTransport, type GraphApiClient } from "../whatsapp/index.js";
+import { StartupError } from "./errors.js";
 
 export interface GraphClients {
   /** The Graph API client of a tenant (its token), made on first use. */

@@ -1,31 +1,14 @@
 import type { Redis } from "ioredis";
-import type { AppConfig } from "./config/index.js";
-import { type ErrorCatalogEntry, SharpsharpError } from "./errors/index.js";
-import type { Logger } from "./observability/index.js";
+import type { AppConfig } from "../config/index.js";
+import type { Logger } from "../observability/index.js";
 import {
   checkRedisPersistence,
   createFailFastRedis,
-  createRedisQueues,
   describeRedisUrl,
   MINIMUM_REDIS_VERSION,
-  type RedisQueues,
   redisTooOld,
-} from "./queue/redis/index.js";
-
-export const mainErrorCatalog = {
-  startup: {
-    code: "SS_MAIN_STARTUP",
-    meaning:
-      "The process cannot start in the mode the configuration asks for (for example no REDIS_URL for the ingress).",
-  },
-} as const satisfies Record<string, ErrorCatalogEntry>;
-
-/** The ingress cannot start in the mode the configuration asks for. */
-export class StartupError extends SharpsharpError {
-  constructor(message: string) {
-    super(mainErrorCatalog.startup.code, message);
-  }
-}
+} from "../queue/redis/index.js";
+import { StartupError } from "./errors.js";
 
 /** Warns once Redis answers if it keeps nothing on disk or is too old. */
 export function warnIfVolatile(redis: Redis, logger: Logger): void {
@@ -77,18 +60,6 @@ export async function closeRedis(redis: Redis): Promise<void> {
   const quit = redis.quit().catch(() => undefined);
   await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   redis.disconnect();
-}
-
-/** The Redis queues (inbound, inbox, turns, events, scheduler) with the configured limits. */
-export function queuesFor(config: AppConfig, redis: Redis, backend: string, logger: Logger): RedisQueues {
-  return createRedisQueues({
-    redis,
-    prefix: config.redis.prefix,
-    dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
-    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
-    description: `redis ${backend}`,
-    onBackgroundError: (error) => logger.warn({ err: error }, "queue error"),
-  });
 }
 
 /** REDIS_URL, or a StartupError saying how to set it. */

@@ -1,0 +1,14 @@
+export type { Backend, IngressPorts, JobHandlers, JobRunOptions, WorkerPorts } from "./backends/backend.js";
+export { type ConversationModeCommand, runConversationModeCommand } from "./conversation-mode.js";
+export { mainErrorCatalog, StartupError } from "./errors.js";
+export { DEFAULT_RETENTION_DAYS, type MessageLog, openMessageLog, retentionDaysOf } from "./message-log.js";
+export { startAll } from "./start-all.js";
+export { type RunningEmbedded, type StartEmbeddedOptions, startEmbedded } from "./start-embedded.js";
+export {
+  type RunningIngress,
+  type RunningScheduler,
+  type StartIngressOptions,
+  startIngress,
+  startScheduler,
+} from "./start-ingress.js";
+export { type RunningWorker, type StartWorkerOptions, startWorker } from "./start-worker.js";

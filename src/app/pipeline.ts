@@ -1,0 +1,153 @@
+import type { Registry } from "prom-client";
+import { createGatewayResponder, type LlmClient } from "../agent/index.js";
+import type { AppConfig } from "../config/index.js";
+import {
+  createGraphTypingIndicator,
+  createTurnJobHandler,
+  createTurnMetrics,
+  createTypingIndicatorCounter,
+  type Responder,
+} from "../conversation/index.js";
+import { createDeliveryMetrics, createEventJobHandler } from "../delivery/index.js";
+import { createQueueMetrics, type Logger } from "../observability/index.js";
+import {
+  createOutboundJobHandler,
+  createOutboundMetrics,
+  createReengagement,
+  reengagementTemplates,
+  sendReplyDepsFrom,
+} from "../outbound/index.js";
+import { type IntentRouter, loadIntentRouter } from "../router/index.js";
+import type { WorkerPorts } from "./backends/backend.js";
+import { createGraphClients } from "./graph-clients.js";
+import { type MessageLog, openMessageLog } from "./message-log.js";
+import { type Closable, createCloseStack } from "./process-lifecycle.js";
+
+export interface PipelineOptions {
+  readonly logger: Logger;
+  /** Where every metric of the pipeline is registered. */
+  readonly registry: Registry;
+  /** Turn jobs in flight; default 16 (64 with an LLM: agent turns mostly wait on it). */
+  readonly turnConcurrency?: number | undefined;
+  /** Send jobs in flight; default 16. */
+  readonly outboundConcurrency?: number | undefined;
+  /** Status and other webhook events in flight; default 16. */
+  readonly eventsConcurrency?: number | undefined;
+  /** Graph API call timeout, ms; default 10,000. */
+  readonly graphTimeoutMs?: number | undefined;
+  /** The intent classifier (default: the package's model file, loaded at start). */
+  readonly router?: IntentRouter | undefined;
+  /** Replaces the LLM client made from config.llm (tests). */
+  readonly llm?: LlmClient | undefined;
+  /** What answers a turn; default: the gateway's (router, then the LLM agent). Tests give their own. */
+  readonly responder?: Responder | undefined;
+}
+
+export interface Pipeline {
+  /** The message log, when there is one. */
+  readonly messageLog: MessageLog | undefined;
+  /** The job runners of the three queues, running. */
+  readonly runners: readonly Closable[];
+  /** Closes the Graph API clients and the message log; call it after the runners have stopped. */
+  close(): Promise<void>;
+}
+
+/**
+ * The gateway behind the ingress, the same in every mode: the message log
+ * (recording what flows through the ports, when there is one), the
+ * responder (router, then the LLM agent), the turn, send and events job
+ * handlers, and the queue metrics, wired onto one backend's ports and run
+ * by its job runners.
+ */
+export async function startPipeline(
+  config: AppConfig,
+  ports: WorkerPorts,
+  options: PipelineOptions,
+): Promise<Pipeline> {
+  const { logger, registry } = options;
+  const now = Date.now;
+  const opened = createCloseStack(logger);
+  try {
+    const log = await openMessageLog(config, logger, ports.sqlite);
+    opened.push(async () => log?.close());
+    const recorders = log?.recorders;
+    // Each port as the log sees it (recorded), when there is a log.
+    const state = recorders?.conversationState(ports.conversationState) ?? ports.conversationState;
+    const inbox = recorders?.inbox(ports.inbox) ?? ports.inbox;
+    const outboundQueue = recorders?.outboundQueue(ports.outboundQueue) ?? ports.outboundQueue;
+    const deliveryStatuses = recorders?.deliveryStatuses(ports.deliveryStatuses) ?? ports.deliveryStatuses;
+
+    const responder =
+      options.responder ??
+      createGatewayResponder(config, {
+        stores: ports.agentStores,
+        registry,
+        logger,
+        router: options.router ?? loadIntentRouter(),
+        state,
+        ...(recorders === undefined ? {} : { onTurnDecision: recorders.onTurnDecision }),
+        ...(options.llm === undefined ? {} : { llm: options.llm }),
+      });
+    const graph = createGraphClients(config, options.graphTimeoutMs ?? 10_000);
+    opened.push(() => graph.close());
+    const outboundMetrics = createOutboundMetrics(registry);
+    const templates = reengagementTemplates(config.tenants);
+    const reengage = createReengagement({
+      queue: outboundQueue,
+      templateFor: (tenantId) => templates.get(tenantId),
+      logger,
+      metrics: outboundMetrics,
+    });
+
+    const turns = createTurnJobHandler({
+      inbox,
+      outbound: outboundQueue,
+      responder,
+      tenants: config.tenants,
+      logger,
+      metrics: createTurnMetrics(registry),
+      state,
+      lock: ports.conversationLock,
+      typing: createGraphTypingIndicator({
+        graphClientFor: graph.clientFor,
+        logger,
+        counter: createTypingIndicatorCounter(registry),
+      }),
+      now,
+    });
+    const outbound = createOutboundJobHandler(
+      sendReplyDepsFrom(
+        {
+          graphClientFor: graph.clientFor,
+          logger,
+          metrics: outboundMetrics,
+          now,
+          random: Math.random,
+          sent: deliveryStatuses,
+          reengage,
+        },
+        {},
+        ports.sender,
+      ),
+    );
+    const events = createEventJobHandler({
+      store: deliveryStatuses,
+      logger,
+      metrics: createDeliveryMetrics(registry),
+      reengage,
+    });
+    createQueueMetrics(registry, { sample: () => ports.sampleJobQueues(), now });
+    const runners = ports.runJobs(
+      { turns, outbound, events },
+      {
+        turnConcurrency: options.turnConcurrency ?? (config.llm === undefined ? 16 : 64),
+        outboundConcurrency: options.outboundConcurrency ?? 16,
+        eventsConcurrency: options.eventsConcurrency ?? 16,
+      },
+    );
+    return { messageLog: log, runners, close: () => opened.close() };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}

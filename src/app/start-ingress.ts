@@ -1,0 +1,97 @@
+import type { FastifyInstance } from "fastify";
+import type { Registry } from "prom-client";
+import type { AppConfig } from "../config/index.js";
+import { buildIngressApp } from "../ingress/index.js";
+import { createIngressMetrics, createLogger, type Logger } from "../observability/index.js";
+import { createRedisBackend } from "./backends/redis.js";
+import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
+import { warnIfVolatile } from "./redis-connection.js";
+
+export interface RunningIngress {
+  readonly url: string;
+  readonly app: FastifyInstance;
+  /** The registry behind /metrics, so a worker in the same process can add its metrics to it. */
+  readonly registry: Registry;
+  /** Orderly shutdown: stop accepting, finish in-flight requests, close the queues, then Redis. */
+  close(): Promise<void>;
+}
+
+export interface StartIngressOptions {
+  readonly logger?: Logger;
+  /**
+   * Run the turn scheduler (due conversations → BullMQ turn jobs) in this
+   * process; default: config.ingress.runTurnScheduler. Any number of processes may run it.
+   */
+  readonly runTurnScheduler?: boolean;
+}
+
+export interface RunningScheduler {
+  close(): Promise<void>;
+}
+
+/**
+ * Composition root of the ingress process on Redis: the webhook app on the
+ * Redis backend's inbound queue, listening, with a handle whose close()
+ * shuts down in reverse order.
+ */
+export async function startIngress(
+  config: AppConfig,
+  options: StartIngressOptions = {},
+): Promise<RunningIngress> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const backend = createRedisBackend(config, { logger, role: "ingress" });
+  warnIfVolatile(backend.redis, logger);
+  const opened = createCloseStack(logger);
+  opened.push(() => backend.close());
+  try {
+    const runTurnScheduler = options.runTurnScheduler ?? config.ingress.runTurnScheduler;
+    if (runTurnScheduler) backend.startTurnScheduler();
+    const metrics = createIngressMetrics({ sampleQueueDepth: () => backend.ingress.status.depth() });
+    const app = await buildIngressApp({
+      tenants: config.tenants,
+      queue: backend.ingress.inbound,
+      status: backend.ingress.status,
+      metrics,
+      logger,
+      bodyLimitBytes: config.server.bodyLimitBytes,
+    });
+    opened.push(() => app.close());
+    await app.listen({ host: config.server.host, port: config.server.port });
+    const url = listeningUrl(config, app);
+    const tenants = config.tenants.map((tenant) => tenant.id);
+    logger.info(
+      {
+        url,
+        backend: backend.description,
+        prefix: config.redis.prefix,
+        tenants,
+        configFile: config.configFile,
+      },
+      `sharpsharp ingress listening on ${url} (queue: ${backend.description}, prefix "${config.redis.prefix}", ` +
+        `tenants: ${tenants.join(", ")}; turn scheduler ${runTurnScheduler ? "on" : "off"})`,
+    );
+    return { url, app, registry: metrics.registry, close: () => opened.close() };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
+/**
+ * Composition root of a standalone turn scheduler: moves due conversations
+ * into BullMQ turn jobs, so ingress processes can leave that work (and its
+ * latency tail) to other processes. Runs until close().
+ */
+export async function startScheduler(
+  config: AppConfig,
+  options: { readonly logger?: Logger } = {},
+): Promise<RunningScheduler> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const backend = createRedisBackend(config, { logger, role: "turn scheduler" });
+  backend.startTurnScheduler();
+  logger.info(
+    { backend: backend.description, prefix: config.redis.prefix },
+    `sharpsharp turn scheduler running (queue: ${backend.description}, prefix "${config.redis.prefix}")`,
+  );
+  return { close: () => backend.close() };
+}

@@ -1,0 +1,102 @@
+import { collectDefaultMetrics, Registry } from "prom-client";
+import type { LlmClient } from "../agent/index.js";
+import type { AppConfig } from "../config/index.js";
+import { buildHealthApp, createLogger, type Logger } from "../observability/index.js";
+import type { IntentRouter } from "../router/index.js";
+import { createRedisBackend } from "./backends/redis.js";
+import { startPipeline } from "./pipeline.js";
+import { closeWithinGrace, createCloseStack, listeningUrl } from "./process-lifecycle.js";
+
+export interface StartWorkerOptions {
+  readonly logger?: Logger;
+  /** Serve /healthz, /readyz and /metrics on HOST:PORT; default true (off when an ingress in the same process serves them). */
+  readonly serveHttp?: boolean;
+  /** Run the turn scheduler here too; default true (any number of processes may). */
+  readonly runTurnScheduler?: boolean;
+  /** Turn jobs in flight; default 16. */
+  readonly turnConcurrency?: number;
+  /** Send jobs in flight; default 16. */
+  readonly outboundConcurrency?: number;
+  /** Status and other webhook events in flight; default 16. */
+  readonly eventsConcurrency?: number;
+  /** How long shutdown waits for active jobs before abandoning them to BullMQ's stalled-job check, ms; default 8,000. */
+  readonly graceMs?: number;
+  /** Graph API call timeout, ms; default 10,000. */
+  readonly graphTimeoutMs?: number;
+  /** The intent classifier (default: the package's model file, loaded at start). */
+  readonly router?: IntentRouter;
+  /** Replaces the LLM client made from config.llm (tests). */
+  readonly llm?: LlmClient;
+  /** Register the worker's metrics here (an ingress's, in one process) instead of a registry of its own. */
+  readonly registry?: Registry;
+}
+
+export interface RunningWorker {
+  /** Where /healthz etc. are served, if they are. */
+  readonly url: string | undefined;
+  /** Orderly shutdown: stop the HTTP app and taking jobs, finish active ones within the grace period, close connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Composition root of a worker process on Redis: the pipeline (turns, the
+ * outbound sender, delivery statuses, the message log) on the Redis
+ * backend, the turn scheduler, and a small health/metrics app.
+ */
+export async function startWorker(
+  config: AppConfig,
+  options: StartWorkerOptions = {},
+): Promise<RunningWorker> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const backend = createRedisBackend(config, { logger, role: "worker" });
+  for (const tenant of config.tenants.filter((t) => t.graphToken === undefined)) {
+    logger.warn(
+      { tenant: tenant.id },
+      "tenant has no Graph API token (graphTokenEnv / WHATSAPP_TOKEN): its replies cannot be sent",
+    );
+  }
+  const opened = createCloseStack(logger);
+  opened.push(() => backend.close());
+  try {
+    if (options.runTurnScheduler ?? true) backend.startTurnScheduler();
+    const registry = options.registry ?? new Registry();
+    if (options.registry === undefined) collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
+    const pipeline = await startPipeline(config, backend.worker(), { ...options, logger, registry });
+    opened.push(() => pipeline.close());
+    opened.push(() =>
+      closeWithinGrace(
+        pipeline.runners,
+        options.graceMs ?? 8000,
+        logger,
+        "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
+      ),
+    );
+    const app = buildHealthApp({
+      registry,
+      ready: () => backend.ingress.status.ping(1000),
+      description: backend.description,
+    });
+    opened.push(() => app.close());
+    let listening: string | undefined;
+    if (options.serveHttp ?? true) {
+      await app.listen({ host: config.server.host, port: config.server.port });
+      listening = listeningUrl(config, app);
+    }
+    const prefix = config.redis.prefix;
+    const messageLog = pipeline.messageLog?.description;
+    logger.info(
+      {
+        url: listening,
+        backend: backend.description,
+        prefix,
+        messageLog,
+        tenants: config.tenants.map((tenant) => tenant.id),
+      },
+      `sharpsharp worker running (queue: ${backend.description}, prefix "${prefix}", message log: ${messageLog ?? "off"}${listening === undefined ? "" : `, health on ${listening}`})`,
+    );
+    return { url: listening, close: () => opened.close() };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
