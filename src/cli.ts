@@ -50,7 +50,7 @@ Commands:
   help        Show this help.
   version     Print the version.
 
-Configuration comes from the environment (see README.md, "Configuration").`;
+Configuration comes from the environment (see docs/configuration.md).`;
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {

@@ -8,7 +8,7 @@
  * LLM's own time (webhook sent → reply at the Graph API, minus the turn's LLM
  * call time).
  *
- *   node dist/bench/agent/run.js [--messages 1000] [--rate 20] [--shared ../shared/data]
+ *   node dist/bench/agent/run.js [--messages 1000] [--rate 20] [--shared DIR]
  *
  * Needs `npm run build` and Redis at --redis (default redis://127.0.0.1:6379).
  */
@@ -41,7 +41,8 @@ const { values } = parseArgs({
   options: {
     messages: { type: "string", default: "1000" },
     rate: { type: "string", default: "20" },
-    shared: { type: "string", default: "../shared/data" },
+    // A folder of the public data sets (AfriSenti, INJONGO); default $SHARPSHARP_SHARED_DATA.
+    shared: { type: "string", default: process.env.SHARPSHARP_SHARED_DATA ?? "" },
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
   },
 });

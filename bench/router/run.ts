@@ -5,9 +5,9 @@
  * (Hausa, Igbo, Yoruba; never trained on) and AfriSenti's Pidgin test tweets
  * (never trained on).
  *
- *   node dist/bench/router/run.js [--shared ../shared/data] [--repeat 20] [--details]
+ *   node dist/bench/router/run.js [--shared DIR] [--repeat 20] [--details]
  *
- * Needs `npm run build`. Without the shared data folder, only our test split runs.
+ * Needs `npm run build`. Without the data folder (--shared or SHARPSHARP_SHARED_DATA), only our test split runs.
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -31,7 +31,8 @@ import {
 
 const { values } = parseArgs({
   options: {
-    shared: { type: "string", default: "../shared/data" },
+    // A folder of the public data sets (AfriSenti, INJONGO); default $SHARPSHARP_SHARED_DATA.
+    shared: { type: "string", default: process.env.SHARPSHARP_SHARED_DATA ?? "" },
     repeat: { type: "string", default: "20" },
     details: { type: "boolean", default: false },
   },

@@ -171,7 +171,7 @@ function tenantsFromFile(
 }
 
 /**
- * Reads the configuration contract of DESIGN.md from `env` and an optional
+ * Reads the configuration contract (docs/configuration.md) from `env` and an optional
  * tenants file, reports every problem at once (as a ConfigError), and returns
  * the result frozen.
  */

@@ -14,7 +14,7 @@ export const FORBIDDEN_SECRET_KEYS = ["appSecret", "verifyToken", "graphToken", 
 
 /**
  * One tenant in sharpsharp.config.json / .yaml. Field names are the contract
- * from DESIGN.md; fields later capabilities own (persona, router, replies,
+ * from docs/configuration.md; fields later capabilities own (persona, router, replies,
  * tools, …) pass through untouched until their issue validates them.
  */
 export const tenantFileSchema = z.looseObject({

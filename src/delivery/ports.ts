@@ -1,6 +1,6 @@
 import type { SentMessage, SentMessageRecorder } from "../outbound/index.js";
 
-/** Delivery statuses Meta reports for a message we sent (whatsapp-cloud-api.md §4). */
+/** Delivery statuses Meta reports for a message we sent (docs/whatsapp-cloud-api.md §4). */
 export type DeliveryStatus = "sent" | "delivered" | "read" | "played" | "failed";
 
 /** One status of one of our messages, as a webhook reported it. */

@@ -41,7 +41,7 @@ export function demoBanner(input: DemoBannerInput): string {
     '  npm run simulate -- "hi"',
     "",
     "To run for real, set WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN, WHATSAPP_TOKEN and",
-    "WHATSAPP_PHONE_NUMBER_ID (README, Configuration). Ctrl+C stops the demo.",
+    "WHATSAPP_PHONE_NUMBER_ID (docs/configuration.md). Ctrl+C stops the demo.",
     "",
   ].join("\n");
 }

@@ -51,7 +51,7 @@ export type { FakeLlmIds } from "./fake-llm/ids.js";
 export { FAULT_STATUSES, type FaultStatus } from "./fake-llm/openai-error.js";
 export type { FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
 export { type FakeLlmRule, FakeLlmRulesError } from "./fake-llm/rules.js";
-export { createSeededRandom } from "./shared/index.js";
+export { createSeededRandom } from "./fake-server/index.js";
 export {
   buttonReplyWebhook,
   EXAMPLE_BUSINESS,

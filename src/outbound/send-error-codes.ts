@@ -22,7 +22,7 @@ export interface PermanentCode {
   readonly reengage?: true;
 }
 
-// From issue 3 and whatsapp-cloud-api.md §7.2 (Meta's "possible solutions" per code).
+// From issue 3 and docs/whatsapp-cloud-api.md §7.2 (Meta's "possible solutions" per code).
 
 /** Transient: retry with backoff. 131057 is maintenance mode (Meta: wait about a minute). */
 export const TRANSIENT_CODES: ReadonlySet<number> = new Set([1, 2, 131000, 131016, 131057, 133004]);

@@ -163,7 +163,7 @@ export function createSendReply(deps: SendReplyDeps) {
     await job.updateData({ ...data, unknownOutcomeRetried, sending: true });
     try {
       // Meta prepends the business number's country code to a `to` without "+", which can reach the
-      // wrong person (whatsapp-cloud-api.md §6); a wa_id is the full international number.
+      // wrong person (docs/whatsapp-cloud-api.md §6); a wa_id is the full international number.
       const customer =
         data.to !== undefined ? { to: internationalNumber(data.to) } : { recipient: data.recipient };
       const body = {

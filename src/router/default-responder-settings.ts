@@ -1,6 +1,6 @@
 /**
  * The first responder's default tenant configuration, in English and Pidgin,
- * used for every field a tenant's settings leave out (see README, "First
+ * used for every field a tenant's settings leave out (see docs/router.md, "First
  * responder"). Rules prefer precision to coverage: a greeting rule matches a
  * message that is only a greeting, so "hello, my transfer failed" falls
  * through to the fallback rather than getting a cheerful canned welcome.

@@ -5,7 +5,7 @@ import { ResponderSettingsError } from "../conversation/index.js";
 import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 import { isRouterIntent, ROUTER_INTENTS } from "./intents.js";
 
-// Meta's limits for list messages (whatsapp-cloud-api.md §6).
+// Meta's limits for list messages (docs/whatsapp-cloud-api.md §6).
 const listSchema = z
   .object({
     button: z.string().min(1).max(20),

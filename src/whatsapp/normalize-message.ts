@@ -19,7 +19,7 @@ function isKnownType(type: string): type is InboundMessageType {
 }
 
 function customerOf(message: MessageBase, contacts: readonly Contact[]): CustomerIdentity {
-  // Contacts are matched by id, never by array position (whatsapp-cloud-api.md §2.3).
+  // Contacts are matched by id, never by array position (docs/whatsapp-cloud-api.md §2.3).
   const contact = contacts.find(
     (candidate) =>
       (message.from !== undefined && candidate.wa_id === message.from) ||

@@ -168,7 +168,7 @@ describe("parseWebhook on odd input", () => {
 });
 
 describe("parseWebhook on the message types without a shared fixture", () => {
-  // Shapes from whatsapp-cloud-api.md §3.2 (Meta's webhook reference).
+  // Shapes from docs/whatsapp-cloud-api.md §3.2 (Meta's webhook reference).
   const wrap = (
     message: Record<string, unknown>,
     contacts: unknown[] = [{ wa_id: "2348012345678", profile: { name: "C" } }],

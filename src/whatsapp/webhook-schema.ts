@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Zod schemas for Meta's WhatsApp Cloud API webhook (whatsapp-cloud-api.md §2–4).
+ * Zod schemas for Meta's WhatsApp Cloud API webhook (docs/whatsapp-cloud-api.md §2–4).
  * Every object is loose: fields Meta adds later pass through untouched.
  */
 

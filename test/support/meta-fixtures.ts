@@ -1,13 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const sharedDir = resolve(here, "../../../shared/fixtures/meta");
-const bundledDir = resolve(here, "../fixtures/meta");
-
-/** Meta payload fixtures: the shared set beside the repo when present (it may have grown), else the copy in test/. */
-export const metaFixturesDir = existsSync(sharedDir) ? sharedDir : bundledDir;
+/** Meta payload fixtures of the project's own: invented ids and numbers in the shapes Meta sends (see its README). */
+export const metaFixturesDir = resolve(here, "../fixtures/meta");
 
 export function fixtureNames(prefix: string): string[] {
   return readdirSync(metaFixturesDir)

@@ -4,7 +4,7 @@ import { parseTenantTools } from "./tool-config.js";
 const SECRETS: Record<string, string> = { MAMAPUT_API_KEY: "k-123" };
 const readSecret = (name: string) => SECRETS[name];
 
-// The tools of the tenants file example in DESIGN.md.
+// The tools of the tenants file example in docs/agent.md.
 const DESIGN_EXAMPLE = [
   {
     name: "get_order_status",
@@ -38,7 +38,7 @@ function problemsOf(...tools: unknown[]): string[] {
 }
 
 describe("parseTenantTools", () => {
-  it("reads the DESIGN.md example, resolving the header secret and filling in the defaults", () => {
+  it("reads the docs/agent.md example, resolving the header secret and filling in the defaults", () => {
     const { tools, problems } = parseTenantTools(DESIGN_EXAMPLE, readSecret);
     expect(problems).toEqual([]);
     expect(tools).toEqual([

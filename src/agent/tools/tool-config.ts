@@ -64,7 +64,7 @@ const CLIENT_HEADERS = new Set([
   "trailer",
   "expect",
 ]);
-// Secrets are never written in the tenants file (DESIGN.md); these names almost always hold one.
+// Secrets are never written in the tenants file (docs/configuration.md); these names almost always hold one.
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
 
 /** Checks one tool's headers and resolves their `{ env }` references. */
@@ -138,7 +138,7 @@ function checkTool(
 }
 
 /**
- * Checks the `tools` list of a tenant's settings (DESIGN.md) and fills in the
+ * Checks the `tools` list of a tenant's settings (docs/agent.md) and fills in the
  * defaults. Every problem is reported, as `tools.<i> (<name>).<field>: <what
  * to fix>`; secrets named by `{ env }` are read through `readSecret` and never
  * appear in a problem. `raw` undefined means no tools. The definitions

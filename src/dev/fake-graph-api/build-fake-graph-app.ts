@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Logger } from "../../observability/index.js";
-import { closeUnusedConnectionsOnClose } from "../shared/index.js";
+import { closeUnusedConnectionsOnClose } from "../fake-server/index.js";
 import { registerControlRoutes } from "./control-routes.js";
 import type { FakeGraphContext } from "./fake-graph-context.js";
 import { graphError } from "./graph-error.js";

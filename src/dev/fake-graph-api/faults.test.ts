@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSeededRandom } from "../shared/index.js";
+import { createSeededRandom } from "../fake-server/index.js";
 import { createFaults } from "./faults.js";
 
 describe("faults", () => {

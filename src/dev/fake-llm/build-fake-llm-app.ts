@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { Logger } from "../../observability/index.js";
-import { closeUnusedConnectionsOnClose } from "../shared/index.js";
+import { closeUnusedConnectionsOnClose } from "../fake-server/index.js";
 import { registerCompletionRoute } from "./completion-route.js";
 import { registerControlRoutes } from "./control-routes.js";
 import type { FakeLlmContext } from "./fake-llm-context.js";

@@ -32,7 +32,7 @@ Options:
   --latency <ms|min-max>   delay before every answer: 50, or 1000-3000 drawn uniformly (default 0)
   --error-rate <0..1>      share of completions answered with --error-status (default 0)
   --error-status <status>  500 (default), 429 (sends retry-after: 1), 502, 503 or 504
-  --rules <file.json>      scripted answers: a JSON list of {when, reply} rules (see README, "Fake LLM")
+  --rules <file.json>      scripted answers: a JSON list of {when, reply} rules (see README.md, "Fake LLM")
   --api-key <key>          require Authorization: Bearer <key> (default: $LLM_API_KEY; unset = any key)
   --seed <n>               seed of the random source for errors and latency (default 1)`;
 

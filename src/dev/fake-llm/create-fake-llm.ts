@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
-import { createSeededRandom } from "../shared/index.js";
+import { createSeededRandom } from "../fake-server/index.js";
 import { buildFakeLlmApp } from "./build-fake-llm-app.js";
 import type { FakeLlmContext } from "./fake-llm-context.js";
 import {

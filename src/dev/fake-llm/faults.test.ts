@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSeededRandom } from "../shared/index.js";
+import { createSeededRandom } from "../fake-server/index.js";
 import { createFaults, type FakeLlmFaultPatch } from "./faults.js";
 import { createHeldRequests } from "./held-requests.js";
 

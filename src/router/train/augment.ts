@@ -1,4 +1,4 @@
-import { createSeededRandom } from "../../shared/index.js";
+import { createSeededRandom } from "../../random/index.js";
 import { NEEDS_AGENT } from "../intents.js";
 import type { LabelledExample } from "./corpus.js";
 

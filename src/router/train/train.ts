@@ -1,4 +1,4 @@
-import { createSeededRandom } from "../../shared/index.js";
+import { createSeededRandom } from "../../random/index.js";
 import { extractFeatures } from "../features.js";
 import { NEEDS_AGENT, ROUTER_INTENTS } from "../intents.js";
 import type { Lexicon } from "../lexicon.js";

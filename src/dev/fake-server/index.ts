@@ -1,0 +1,2 @@
+export { createSeededRandom } from "../../random/index.js";
+export { closeUnusedConnectionsOnClose } from "./connection-tracker.js";

@@ -1,2 +1,0 @@
-export { createSeededRandom } from "../../shared/index.js";
-export { closeUnusedConnectionsOnClose } from "./connection-tracker.js";

@@ -1,0 +1,96 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { MIGRATIONS, migrateMessageStore, StoreSchemaTooNewError } from "../../src/store/index.js";
+import { createTestPool, dropSchema, skipWithoutPostgres, uniqueSchema } from "../support/postgres.js";
+
+// A pool connects lazily, so creating it without Postgres is harmless.
+const pool = createTestPool();
+const schemas: string[] = [];
+const fresh = (label: string) => {
+  const schema = uniqueSchema(label);
+  schemas.push(schema);
+  return schema;
+};
+const latest = MIGRATIONS.at(-1)?.version ?? 0;
+
+async function appliedVersions(schema: string): Promise<number[]> {
+  const result = await pool.query<{ version: number }>(
+    `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
+  );
+  return result.rows.map((row) => row.version);
+}
+
+describe.skipIf(skipWithoutPostgres)("message store migrations (PostgreSQL)", () => {
+  afterAll(async () => {
+    for (const schema of schemas) await dropSchema(pool, schema);
+    await pool.end();
+  });
+
+  it("migrates an empty database to the latest version and creates the tables", async () => {
+    const schema = fresh("empty");
+    const result = await migrateMessageStore(pool, { schema });
+    expect(result).toEqual({ applied: MIGRATIONS.map((m) => m.version), version: latest });
+    const tables = await pool.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+      [schema],
+    );
+    expect(tables.rows.map((row) => row.table_name)).toEqual([
+      "conversations",
+      "deliveries",
+      "messages",
+      "schema_migrations",
+      "turns",
+    ]);
+  });
+
+  it("is a no-op on a migrated schema", async () => {
+    const schema = fresh("rerun");
+    await migrateMessageStore(pool, { schema });
+    expect(await migrateMessageStore(pool, { schema })).toEqual({ applied: [], version: latest });
+    expect(await appliedVersions(schema)).toEqual(MIGRATIONS.map((m) => m.version));
+  });
+
+  it("applies each migration once when two runners start together", async () => {
+    const schema = fresh("race");
+    const slow = [
+      ...MIGRATIONS,
+      // Holds the lock a while, so the second runner surely waits on it.
+      { version: latest + 1, name: "slow", sql: "SELECT pg_sleep(0.2); CREATE TABLE marker (id int);" },
+    ];
+    const [first, second] = await Promise.all([
+      migrateMessageStore(pool, { schema, migrations: slow }),
+      migrateMessageStore(pool, { schema, migrations: slow }),
+    ]);
+    expect([...first.applied, ...second.applied].sort((a, b) => a - b)).toEqual(slow.map((m) => m.version));
+    expect(first.version).toBe(latest + 1);
+    expect(second.version).toBe(latest + 1);
+    expect(await appliedVersions(schema)).toEqual(slow.map((m) => m.version));
+  });
+
+  it("refuses a database migrated by a newer version, with a clear error", async () => {
+    const schema = fresh("newer");
+    await migrateMessageStore(pool, { schema });
+    await pool.query(
+      `INSERT INTO "${schema}".schema_migrations (version, name) VALUES ($1, 'from the future')`,
+      [latest + 5],
+    );
+    const refused = migrateMessageStore(pool, { schema });
+    await expect(refused).rejects.toBeInstanceOf(StoreSchemaTooNewError);
+    await expect(refused).rejects.toMatchObject({
+      code: "SS_STORE_SCHEMA_TOO_NEW",
+      message: expect.stringContaining(`migration ${latest + 5}, newer than the ${latest}`),
+    });
+  });
+
+  it("rolls a failing migration back whole and leaves the version where it was", async () => {
+    const schema = fresh("broken");
+    await migrateMessageStore(pool, { schema });
+    const broken = [
+      ...MIGRATIONS,
+      { version: latest + 1, name: "broken", sql: "CREATE TABLE half (id int); SELECT nope;" },
+    ];
+    await expect(migrateMessageStore(pool, { schema, migrations: broken })).rejects.toThrow();
+    expect(await appliedVersions(schema)).toEqual(MIGRATIONS.map((m) => m.version));
+    const half = await pool.query("SELECT to_regclass($1) AS found", [`"${schema}".half`]);
+    expect(half.rows[0].found).toBeNull();
+  });
+});

@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteDatabase, type SqliteDatabase } from "../../src/sqlite/index.js";
+import {
+  createSqliteMessageStore,
+  migrateSqliteMessageStore,
+  SQLITE_MIGRATIONS,
+  StoreSchemaTooNewError,
+} from "../../src/store/index.js";
+
+const dirs: string[] = [];
+const open: SqliteDatabase[] = [];
+function freshDb(): SqliteDatabase {
+  const dir = mkdtempSync(join(tmpdir(), "ss-store-migrate-"));
+  dirs.push(dir);
+  const db = openSqliteDatabase({ dataDir: dir });
+  open.push(db);
+  return db;
+}
+const latest = SQLITE_MIGRATIONS.at(-1)?.version ?? 0;
+const tablesOf = (db: SqliteDatabase) =>
+  (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .all() as { name: string }[]
+  ).map((row) => row.name);
+const versionsOf = (db: SqliteDatabase) =>
+  (db.prepare("SELECT version FROM store_migrations ORDER BY version").all() as { version: number }[]).map(
+    (row) => row.version,
+  );
+
+describe("message store migrations (SQLite)", () => {
+  afterEach(() => {
+    for (const db of open.splice(0)) db.close();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("migrates an empty file to the latest version, beside other modules' tables", () => {
+    const db = freshDb();
+    expect(migrateSqliteMessageStore(db, { now: () => 42 })).toEqual({
+      applied: SQLITE_MIGRATIONS.map((m) => m.version),
+      version: latest,
+    });
+    // ss_meta belongs to the opener; every table of the store is namespaced.
+    expect(tablesOf(db)).toEqual([
+      "ss_meta",
+      "store_conversations",
+      "store_deliveries",
+      "store_messages",
+      "store_migrations",
+      "store_turns",
+    ]);
+    expect(db.prepare("SELECT applied_at FROM store_migrations").pluck().all()).toEqual([42]);
+  });
+
+  it("is a no-op on a migrated file, and a second store on it sees the first one's rows", async () => {
+    const db = freshDb();
+    const first = createSqliteMessageStore(db);
+    const turn = {
+      turnId: "turn-1",
+      tenantId: "acme",
+      conversationKey: "acme:1:2",
+      decision: { intent: "greeting", confidence: 1, resolved: true, tier: "rules" },
+      at: 1,
+    };
+    await first.recordTurn(turn);
+    expect(migrateSqliteMessageStore(db)).toEqual({ applied: [], version: latest });
+    const second = createSqliteMessageStore(db);
+    expect(versionsOf(db)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
+    expect(await second.recordTurn(turn)).toBe("duplicate");
+  });
+
+  it("refuses a file migrated by a newer version, with a clear error, and changes nothing", () => {
+    const db = freshDb();
+    migrateSqliteMessageStore(db);
+    db.prepare(
+      "INSERT INTO store_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)",
+    ).run(latest + 5);
+    const refuse = () => createSqliteMessageStore(db);
+    expect(refuse).toThrow(StoreSchemaTooNewError);
+    expect(refuse).toThrow(
+      expect.objectContaining({
+        code: "SS_STORE_SCHEMA_TOO_NEW",
+        message: expect.stringMatching(
+          new RegExp(`migration ${latest + 5}, newer than the ${latest}.*SHARPSHARP_DATA_DIR`),
+        ),
+      }),
+    );
+    expect(versionsOf(db)).toEqual([...SQLITE_MIGRATIONS.map((m) => m.version), latest + 5]);
+  });
+
+  it("applies pending migrations all or none: a failing one leaves the file as it was", () => {
+    const db = freshDb();
+    const broken = [
+      ...SQLITE_MIGRATIONS,
+      { version: latest + 1, name: "broken", sql: "CREATE TABLE store_half (id INTEGER); SELECT nope;" },
+    ];
+    // From empty: not even migration 1 stays.
+    expect(() => migrateSqliteMessageStore(db, { migrations: broken })).toThrow(/nope/);
+    expect(tablesOf(db)).toEqual(["ss_meta"]);
+    migrateSqliteMessageStore(db);
+    expect(() => migrateSqliteMessageStore(db, { migrations: broken })).toThrow(/nope/);
+    expect(versionsOf(db)).toEqual(SQLITE_MIGRATIONS.map((m) => m.version));
+    expect(tablesOf(db)).not.toContain("store_half");
+  });
+
+  it("applies a later migration on top of the shipped ones, once", () => {
+    const db = freshDb();
+    migrateSqliteMessageStore(db);
+    const next = [
+      ...SQLITE_MIGRATIONS,
+      { version: latest + 1, name: "marker", sql: "CREATE TABLE store_marker (id INTEGER) STRICT;" },
+    ];
+    expect(migrateSqliteMessageStore(db, { migrations: next })).toEqual({
+      applied: [latest + 1],
+      version: latest + 1,
+    });
+    expect(migrateSqliteMessageStore(db, { migrations: next })).toEqual({ applied: [], version: latest + 1 });
+    expect(tablesOf(db)).toContain("store_marker");
+  });
+});
