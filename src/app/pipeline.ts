@@ -21,34 +21,44 @@ import { type IntentRouter, loadIntentRouter } from "../router/index.js";
 import type { WorkerPorts } from "./backends/backend.js";
 import { createGraphClients } from "./graph-clients.js";
 import { type MessageLog, openMessageLog } from "./message-log.js";
-import { type Closable, createCloseStack } from "./process-lifecycle.js";
+import { closeWithinGrace, createCloseStack } from "./process-lifecycle.js";
 
-export interface PipelineOptions {
+/** How the pipeline runs in a process; every field has a default. Both composition roots take these. */
+export interface PipelineRunOptions {
+  readonly logger?: Logger;
+  /** Turn jobs in flight; default 16 (64 with an LLM: agent turns mostly wait on it). */
+  readonly turnConcurrency?: number;
+  /** Send jobs in flight; default 16. */
+  readonly outboundConcurrency?: number;
+  /** Status and other webhook events in flight; default 16. */
+  readonly eventsConcurrency?: number;
+  /** How long shutdown waits for running jobs, ms; default 8,000. */
+  readonly graceMs?: number;
+  /** Graph API call timeout, ms; default 10,000. */
+  readonly graphTimeoutMs?: number;
+  /** The intent classifier (default: the package's model file, loaded at start). */
+  readonly router?: IntentRouter;
+  /** Replaces the LLM client made from config.llm (tests). */
+  readonly llm?: LlmClient;
+}
+
+export interface PipelineOptions extends PipelineRunOptions {
   readonly logger: Logger;
   /** Where every metric of the pipeline is registered. */
   readonly registry: Registry;
-  /** Turn jobs in flight; default 16 (64 with an LLM: agent turns mostly wait on it). */
-  readonly turnConcurrency?: number | undefined;
-  /** Send jobs in flight; default 16. */
-  readonly outboundConcurrency?: number | undefined;
-  /** Status and other webhook events in flight; default 16. */
-  readonly eventsConcurrency?: number | undefined;
-  /** Graph API call timeout, ms; default 10,000. */
-  readonly graphTimeoutMs?: number | undefined;
-  /** The intent classifier (default: the package's model file, loaded at start). */
-  readonly router?: IntentRouter | undefined;
-  /** Replaces the LLM client made from config.llm (tests). */
-  readonly llm?: LlmClient | undefined;
   /** What answers a turn; default: the gateway's (router, then the LLM agent). Tests give their own. */
   readonly responder?: Responder | undefined;
+  /** Logged when running jobs outlive the grace period: what becomes of them in this mode. */
+  readonly abandoned: string;
 }
 
 export interface Pipeline {
   /** The message log, when there is one. */
   readonly messageLog: MessageLog | undefined;
-  /** The job runners of the three queues, running. */
-  readonly runners: readonly Closable[];
-  /** Closes the Graph API clients and the message log; call it after the runners have stopped. */
+  /**
+   * Stops taking jobs, lets the running ones finish within the grace period,
+   * then closes the Graph API clients and the message log.
+   */
   close(): Promise<void>;
 }
 
@@ -145,7 +155,8 @@ export async function startPipeline(
         eventsConcurrency: options.eventsConcurrency ?? 16,
       },
     );
-    return { messageLog: log, runners, close: () => opened.close() };
+    opened.push(() => closeWithinGrace(runners, options.graceMs ?? 8000, logger, options.abandoned));
+    return { messageLog: log, close: () => opened.close() };
   } catch (error) {
     await opened.close();
     throw error;

@@ -1,28 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import type { LlmClient } from "../agent/index.js";
 import type { AppConfig } from "../config/index.js";
 import type { Responder } from "../conversation/index.js";
 import { buildIngressApp } from "../ingress/index.js";
-import { createIngressMetrics, createLogger, type Logger } from "../observability/index.js";
-import type { IntentRouter } from "../router/index.js";
+import { createIngressMetrics, createLogger } from "../observability/index.js";
 import { createEmbeddedBackend } from "./backends/embedded.js";
-import { startPipeline } from "./pipeline.js";
-import { closeWithinGrace, createCloseStack, listeningUrl } from "./process-lifecycle.js";
+import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
+import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 
-export interface StartEmbeddedOptions {
-  readonly logger?: Logger;
-  /** Turn jobs in flight; default 16 (64 with an LLM). */
-  readonly turnConcurrency?: number;
-  /** Send jobs in flight; default 16. */
-  readonly outboundConcurrency?: number;
-  /** Status events in flight; default 16. */
-  readonly eventsConcurrency?: number;
-  /** How long shutdown waits for running jobs, ms; default 8,000 (the rest run again at the next start). */
-  readonly graceMs?: number;
-  /** Graph API call timeout, ms; default 10,000. */
-  readonly graphTimeoutMs?: number;
-  readonly router?: IntentRouter;
-  readonly llm?: LlmClient;
+export interface StartEmbeddedOptions extends PipelineRunOptions {
   /** What answers a turn; default: the gateway's (router, then the LLM agent). Tests give their own. */
   readonly responder?: Responder;
   /** How often expired rows are deleted and stranded inboxes get a turn again, ms; default 30,000. */
@@ -63,16 +48,9 @@ export async function startEmbedded(
       ...options,
       logger,
       registry: ingressMetrics.registry,
+      abandoned: "running jobs did not finish within the grace period; they run again at the next start",
     });
     opened.push(() => pipeline.close());
-    opened.push(() =>
-      closeWithinGrace(
-        pipeline.runners,
-        options.graceMs ?? 8000,
-        logger,
-        "running jobs did not finish within the grace period; they run again at the next start",
-      ),
-    );
     const app = await buildIngressApp({
       tenants: config.tenants,
       queue: backend.ingress.inbound,

@@ -1,32 +1,15 @@
 import { collectDefaultMetrics, Registry } from "prom-client";
-import type { LlmClient } from "../agent/index.js";
 import type { AppConfig } from "../config/index.js";
-import { buildHealthApp, createLogger, type Logger } from "../observability/index.js";
-import type { IntentRouter } from "../router/index.js";
+import { buildHealthApp, createLogger } from "../observability/index.js";
 import { createRedisBackend } from "./backends/redis.js";
-import { startPipeline } from "./pipeline.js";
-import { closeWithinGrace, createCloseStack, listeningUrl } from "./process-lifecycle.js";
+import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
+import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 
-export interface StartWorkerOptions {
-  readonly logger?: Logger;
+export interface StartWorkerOptions extends PipelineRunOptions {
   /** Serve /healthz, /readyz and /metrics on HOST:PORT; default true (off when an ingress in the same process serves them). */
   readonly serveHttp?: boolean;
   /** Run the turn scheduler here too; default true (any number of processes may). */
   readonly runTurnScheduler?: boolean;
-  /** Turn jobs in flight; default 16. */
-  readonly turnConcurrency?: number;
-  /** Send jobs in flight; default 16. */
-  readonly outboundConcurrency?: number;
-  /** Status and other webhook events in flight; default 16. */
-  readonly eventsConcurrency?: number;
-  /** How long shutdown waits for active jobs before abandoning them to BullMQ's stalled-job check, ms; default 8,000. */
-  readonly graceMs?: number;
-  /** Graph API call timeout, ms; default 10,000. */
-  readonly graphTimeoutMs?: number;
-  /** The intent classifier (default: the package's model file, loaded at start). */
-  readonly router?: IntentRouter;
-  /** Replaces the LLM client made from config.llm (tests). */
-  readonly llm?: LlmClient;
   /** Register the worker's metrics here (an ingress's, in one process) instead of a registry of its own. */
   readonly registry?: Registry;
 }
@@ -61,16 +44,14 @@ export async function startWorker(
     if (options.runTurnScheduler ?? true) backend.startTurnScheduler();
     const registry = options.registry ?? new Registry();
     if (options.registry === undefined) collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
-    const pipeline = await startPipeline(config, backend.worker(), { ...options, logger, registry });
-    opened.push(() => pipeline.close());
-    opened.push(() =>
-      closeWithinGrace(
-        pipeline.runners,
-        options.graceMs ?? 8000,
-        logger,
+    const pipeline = await startPipeline(config, backend.worker(), {
+      ...options,
+      logger,
+      registry,
+      abandoned:
         "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
-      ),
-    );
+    });
+    opened.push(() => pipeline.close());
     const app = buildHealthApp({
       registry,
       ready: () => backend.ingress.status.ping(1000),
