@@ -1,9 +1,10 @@
 import pg from "pg";
 import type { AppConfig, TenantConfig } from "../config/index.js";
 import type { Logger } from "../observability/index.js";
-import type { SqliteDatabase } from "../sqlite/index.js";
-import { createSqliteMessageStore, type MessageStore, openPostgresMessageStore } from "../store/index.js";
+import type { MessageStore } from "../store/index.js";
+import { openPostgresMessageStore } from "../store/postgres/index.js";
 import { createStoreRecorders, type StoreRecorders } from "../store/recording/index.js";
+import type { LocalMessageStore } from "./backends/backend.js";
 
 /** Days a tenant's message log is kept when its settings do not say (`retentionDays`). */
 export const DEFAULT_RETENTION_DAYS = 90;
@@ -31,14 +32,14 @@ export function retentionDaysOf(tenant: TenantConfig): number {
 
 /**
  * The message log the configuration asks for: PostgreSQL when DATABASE_URL
- * is set (migrated at start), else the embedded SQLite file when this
- * process owns one, else none (several Redis-mode processes cannot share a
+ * is set (migrated at start), else the backend's own store (the embedded
+ * SQLite file this process owns), else none (several Redis-mode processes cannot share a
  * SQLite file: set DATABASE_URL). Runs the retention purge hourly.
  */
 export async function openMessageLog(
   config: AppConfig,
   logger: Logger,
-  sqlite: SqliteDatabase | undefined,
+  local: (() => LocalMessageStore) | undefined,
 ): Promise<MessageLog | undefined> {
   for (const tenant of config.tenants) retentionDaysOf(tenant);
   let store: MessageStore;
@@ -58,9 +59,8 @@ export async function openMessageLog(
     const url = new URL(config.databaseUrl);
     description = `postgres ${url.hostname}:${url.port || "5432"}${url.pathname}`;
     end = () => pool.end();
-  } else if (sqlite !== undefined) {
-    store = createSqliteMessageStore(sqlite);
-    description = `sqlite ${sqlite.name}`;
+  } else if (local !== undefined) {
+    ({ store, description } = local());
   } else {
     logger.warn(
       "message log off: DATABASE_URL is not set, and worker processes on Redis cannot share a SQLite file; set DATABASE_URL to keep conversations",

@@ -18,7 +18,8 @@ import {
   sendReplyDepsFrom,
 } from "../outbound/index.js";
 import { type IntentRouter, loadIntentRouter } from "../router/index.js";
-import type { WorkerPorts } from "./backends/backend.js";
+import type { GraphApiClient } from "../whatsapp/index.js";
+import type { JobHandlers, WorkerPorts } from "./backends/backend.js";
 import { createGraphClients } from "./graph-clients.js";
 import { type MessageLog, openMessageLog } from "./message-log.js";
 import { closeWithinGrace, createCloseStack } from "./process-lifecycle.js";
@@ -78,7 +79,7 @@ export async function startPipeline(
   const now = Date.now;
   const opened = createCloseStack(logger);
   try {
-    const log = await openMessageLog(config, logger, ports.sqlite);
+    const log = await openMessageLog(config, logger, ports.localMessageStore);
     opened.push(async () => log?.close());
     const recorders = log?.recorders;
     // Each port as the log sees it (recorded), when there is a log.
@@ -100,65 +101,92 @@ export async function startPipeline(
       });
     const graph = createGraphClients(config, options.graphTimeoutMs ?? 10_000);
     opened.push(() => graph.close());
-    const outboundMetrics = createOutboundMetrics(registry);
-    const templates = reengagementTemplates(config.tenants);
-    const reengage = createReengagement({
-      queue: outboundQueue,
-      templateFor: (tenantId) => templates.get(tenantId),
-      logger,
-      metrics: outboundMetrics,
-    });
-
-    const turns = createTurnJobHandler({
+    const handlers = createJobHandlers(config, {
+      ...ports,
+      conversationState: state,
       inbox,
-      outbound: outboundQueue,
+      outboundQueue,
+      deliveryStatuses,
       responder,
-      tenants: config.tenants,
+      graphClientFor: graph.clientFor,
       logger,
-      metrics: createTurnMetrics(registry),
-      state,
-      lock: ports.conversationLock,
-      typing: createGraphTypingIndicator({
-        graphClientFor: graph.clientFor,
-        logger,
-        counter: createTypingIndicatorCounter(registry),
-      }),
+      registry,
       now,
     });
-    const outbound = createOutboundJobHandler(
-      sendReplyDepsFrom(
-        {
-          graphClientFor: graph.clientFor,
-          logger,
-          metrics: outboundMetrics,
-          now,
-          random: Math.random,
-          sent: deliveryStatuses,
-          reengage,
-        },
-        {},
-        ports.sender,
-      ),
-    );
-    const events = createEventJobHandler({
-      store: deliveryStatuses,
-      logger,
-      metrics: createDeliveryMetrics(registry),
-      reengage,
-    });
     createQueueMetrics(registry, { sample: () => ports.sampleJobQueues(), now });
-    const runners = ports.runJobs(
-      { turns, outbound, events },
-      {
-        turnConcurrency: options.turnConcurrency ?? (config.llm === undefined ? 16 : 64),
-        outboundConcurrency: options.outboundConcurrency ?? 16,
-        eventsConcurrency: options.eventsConcurrency ?? 16,
-      },
-    );
+    const runners = ports.runJobs(handlers, {
+      turnConcurrency: options.turnConcurrency ?? (config.llm === undefined ? 16 : 64),
+      outboundConcurrency: options.outboundConcurrency ?? 16,
+      eventsConcurrency: options.eventsConcurrency ?? 16,
+    });
     opened.push(() => closeWithinGrace(runners, options.graceMs ?? 8000, logger, options.abandoned));
     return { messageLog: log, close: () => opened.close() };
   } catch (error) {
     await opened.close();
     throw error;
   }
+}
+
+/** What the three job handlers run on: the (recorded) ports, the responder and the Graph API clients. */
+interface HandlerDeps
+  extends Pick<
+    WorkerPorts,
+    "inbox" | "conversationState" | "conversationLock" | "outboundQueue" | "sender" | "deliveryStatuses"
+  > {
+  readonly responder: Responder;
+  readonly graphClientFor: (tenantId: string) => GraphApiClient;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly now: () => number;
+}
+
+/** The turn, send and events handlers, with their metrics and the re-engagement after 131047. */
+function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
+  const { logger, registry, now, graphClientFor } = deps;
+  const outboundMetrics = createOutboundMetrics(registry);
+  const templates = reengagementTemplates(config.tenants);
+  const reengage = createReengagement({
+    queue: deps.outboundQueue,
+    templateFor: (tenantId) => templates.get(tenantId),
+    logger,
+    metrics: outboundMetrics,
+  });
+  const turns = createTurnJobHandler({
+    inbox: deps.inbox,
+    outbound: deps.outboundQueue,
+    responder: deps.responder,
+    tenants: config.tenants,
+    logger,
+    metrics: createTurnMetrics(registry),
+    state: deps.conversationState,
+    lock: deps.conversationLock,
+    typing: createGraphTypingIndicator({
+      graphClientFor,
+      logger,
+      counter: createTypingIndicatorCounter(registry),
+    }),
+    now,
+  });
+  const outbound = createOutboundJobHandler(
+    sendReplyDepsFrom(
+      {
+        graphClientFor,
+        logger,
+        metrics: outboundMetrics,
+        now,
+        random: Math.random,
+        sent: deps.deliveryStatuses,
+        reengage,
+      },
+      {},
+      deps.sender,
+    ),
+  );
+  const events = createEventJobHandler({
+    store: deps.deliveryStatuses,
+    logger,
+    metrics: createDeliveryMetrics(registry),
+    reengage,
+  });
+  return { turns, outbound, events };
 }

@@ -15,6 +15,6 @@ export type {
   InboundQueue,
   MessageEnqueueResult,
   QueueDepth,
+  QueueJob,
   QueueStatus,
 } from "./ports.js";
-export type { QueueJob } from "./queue-job.js";

@@ -1,5 +1,5 @@
 import type { SharpsharpError } from "../errors/index.js";
-import type { QueueJob } from "./queue-job.js";
+import type { QueueJob } from "./ports.js";
 
 /**
  * How one run of a job ended, for either queue backend. Handlers return it

@@ -6,11 +6,9 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAll } from "../../src/app/index.js";
 import { createLogger } from "../../src/observability/index.js";
-import {
-  createPostgresMessageStore,
-  createSqliteMessageStore,
-  type MessageStore,
-} from "../../src/store/index.js";
+import type { MessageStore } from "../../src/store/index.js";
+import { createPostgresMessageStore } from "../../src/store/postgres/index.js";
+import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
 import { embeddedEnvConfig, postSignedWebhook } from "../support/embedded-config.js";
 import { eventually } from "../support/eventually.js";
 import { PHONE_NUMBER_ID, type RunningFake, startFake } from "../support/fake-graph.js";

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS, migrateMessageStore, StoreSchemaTooNewError } from "../../src/store/index.js";
+import { StoreSchemaTooNewError } from "../../src/store/index.js";
+import { MIGRATIONS, migrateMessageStore } from "../../src/store/postgres/index.js";
 import { createTestPool, dropSchema, skipWithoutPostgres, uniqueSchema } from "../support/postgres.js";
 
 // A pool connects lazily, so creating it without Postgres is harmless.

@@ -1,5 +1,5 @@
 import { afterAll, describe } from "vitest";
-import { openPostgresMessageStore } from "../../src/store/index.js";
+import { openPostgresMessageStore } from "../../src/store/postgres/index.js";
 import { describeMessageStoreContract } from "../contracts/message-store.contract.js";
 import { createTestPool, dropSchema, skipWithoutPostgres, uniqueSchema } from "../support/postgres.js";
 

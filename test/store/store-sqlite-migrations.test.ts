@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteDatabase, type SqliteDatabase } from "../../src/sqlite/index.js";
+import { StoreSchemaTooNewError } from "../../src/store/index.js";
 import {
   createSqliteMessageStore,
   migrateSqliteMessageStore,
   SQLITE_MIGRATIONS,
-  StoreSchemaTooNewError,
-} from "../../src/store/index.js";
+} from "../../src/store/sqlite/index.js";
 
 const dirs: string[] = [];
 const open: SqliteDatabase[] = [];

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteDatabase, type SqliteDatabase } from "../../src/sqlite/index.js";
-import { createSqliteMessageStore } from "../../src/store/index.js";
+import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
 import { describeMessageStoreContract } from "../contracts/message-store.contract.js";
 
 const opened: { db: SqliteDatabase; dir: string }[] = [];

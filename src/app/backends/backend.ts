@@ -12,14 +12,14 @@ import type {
   QueueStatus,
   TurnJob,
 } from "../../queue/index.js";
-import type { SqliteDatabase } from "../../sqlite/index.js";
+import type { MessageStore } from "../../store/index.js";
 import type { Closable } from "../process-lifecycle.js";
 
 /**
  * One backend as the pipeline sees it: the same typed set of ports in every
  * mode (Redis and BullMQ, or one process on SQLite), so the two modes differ
- * only in the bundle they pass. A new backend for a port is picked here, in
- * `backends/<mode>.ts`, and nowhere else.
+ * only in the bundle they pass. An adapter for a port is picked in
+ * `backends/<mode>.ts` (the message store apart, in message-log.ts).
  */
 export interface Backend {
   /** Where the queues live, for startup lines and the health app ("redis 127.0.0.1:6379", "sqlite /data/sharpsharp.db"). */
@@ -46,8 +46,11 @@ export interface WorkerPorts {
   /** The send order gate, the send rate limiter (Meta's limits) and the tenant send pause. */
   readonly sender: SenderPorts;
   readonly deliveryStatuses: DeliveryStatusStore;
-  /** The SQLite file this process owns, which the message log shares when DATABASE_URL is unset (embedded only). */
-  readonly sqlite: SqliteDatabase | undefined;
+  /**
+   * The message log in this process's own file, for when DATABASE_URL is unset (embedded only: several
+   * Redis-mode processes cannot share a file). Opened (and migrated) on call.
+   */
+  readonly localMessageStore: (() => LocalMessageStore) | undefined;
   /** Runs the three job queues with these handlers; returns the runners, started. */
   runJobs(handlers: JobHandlers, options: JobRunOptions): readonly Closable[];
   /** Depth and oldest waiting job per queue, for the queue metrics. */
@@ -66,4 +69,10 @@ export interface JobRunOptions {
   readonly turnConcurrency: number;
   readonly outboundConcurrency: number;
   readonly eventsConcurrency: number;
+}
+
+/** A message store and where it lives, for the startup line. */
+export interface LocalMessageStore {
+  readonly store: MessageStore;
+  readonly description: string;
 }

@@ -10,7 +10,7 @@ import {
   createSqliteConversationState,
 } from "../../conversation/embedded/index.js";
 import { createSqliteDeliveryStatusStore } from "../../delivery/embedded/index.js";
-import { type Logger, maskConversationKey } from "../../observability/index.js";
+import { type JobQueueSample, type Logger, maskConversationKey } from "../../observability/index.js";
 import {
   createEmbeddedOutboundQueue,
   createLocalSendRateLimiter,
@@ -23,7 +23,9 @@ import {
   createEmbeddedQueues,
   createJobRunner,
   createJobTable,
+  type EmbeddedQueues,
   type JobRunner,
+  type JobTable,
 } from "../../queue/embedded/index.js";
 import { type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
 import {
@@ -32,6 +34,7 @@ import {
   type SqliteDatabase,
   type WalSyncer,
 } from "../../sqlite/index.js";
+import { createSqliteMessageStore } from "../../store/sqlite/index.js";
 import type { Backend, JobHandlers, JobRunOptions, WorkerPorts } from "./backend.js";
 
 export interface EmbeddedBackendOptions {
@@ -65,6 +68,13 @@ export function createEmbeddedBackend(config: AppConfig, options: EmbeddedBacken
   }
 }
 
+/** What the job runners of this process share with the stores that wake them. */
+interface Runners {
+  turns?: JobRunner;
+  outbound?: JobRunner;
+  events?: JobRunner;
+}
+
 function onFile(
   config: AppConfig,
   options: EmbeddedBackendOptions,
@@ -86,7 +96,7 @@ function onFile(
     description,
   });
   const sendOrder = createSqliteSendOrder({ db });
-  const runners: { turns?: JobRunner; outbound?: JobRunner; events?: JobRunner } = {};
+  const runners: Runners = {};
   const outboundQueue = createEmbeddedOutboundQueue({
     jobs,
     order: sendOrder,
@@ -107,81 +117,12 @@ function onFile(
       }
     },
   });
-
-  // A turn's job id is its conversation key, which holds the customer's number: masked.
-  const failed = (queue: string) => (error: unknown, job?: { id: string; final: boolean }) =>
-    logger.warn(
-      {
-        err: error,
-        queue,
-        job:
-          job === undefined ? undefined : queue === QUEUE_NAMES.turns ? maskConversationKey(job.id) : job.id,
-        final: job?.final,
-      },
-      job === undefined ? "queue error" : "job failed",
-    );
-  const runJobs = (handlers: JobHandlers, run: JobRunOptions) => {
-    const turns = createJobRunner(jobs, QUEUE_NAMES.turns, handlers.turns, {
-      concurrency: run.turnConcurrency,
-      onError: failed(QUEUE_NAMES.turns),
-    });
-    const outbound = createJobRunner(jobs, QUEUE_NAMES.outbound, handlers.outbound, {
-      concurrency: run.outboundConcurrency,
-      keep: OUTBOUND_KEEP,
-      // A send recorded as done must stay done after a power cut, or it would be sent twice: its
-      // completion is flushed at once, but the send slot does not wait for that flush (waiting
-      // behind the ingress's flushes raised the end-to-end p99 at 200 messages/s from 173 to 934 ms).
-      afterComplete: async () => {
-        syncer.sync().catch(() => {});
-      },
-      onError: failed(QUEUE_NAMES.outbound),
-    });
-    const events = createJobRunner(jobs, QUEUE_NAMES.events, handlers.events, {
-      concurrency: run.eventsConcurrency,
-      onError: failed(QUEUE_NAMES.events),
-    });
-    Object.assign(runners, { turns, outbound, events });
-    queues.signals.turnsRunning = () => turns.active;
-    queues.signals.turnsDue = () => turns.notify();
-    queues.signals.eventsDue = () => events.notify();
-    for (const runner of [turns, outbound, events]) runner.start();
-    return [turns, outbound, events];
-  };
-  const sampleJobQueues = async () => {
-    const at = now();
-    return (
-      [
-        [QUEUE_NAMES.turns, runners.turns],
-        [QUEUE_NAMES.outbound, runners.outbound],
-        [QUEUE_NAMES.events, runners.events],
-      ] as const
-    ).map(([queue, runner]) => {
-      const counts = jobs.counts(queue, at);
-      const active = runner?.running() ?? 0;
-      return {
-        queue,
-        counts: { ...counts, waiting: Math.max(0, (counts.waiting ?? 0) - active), active },
-        oldestWaitingAt: jobs.oldestDueAt(queue, at, runner?.active ?? new Set()),
-      };
-    });
-  };
-
-  const sweepers = [stateStore, deliveryStatuses, pause, pending, budget, sendOrder];
-  const housekeeping = () => {
-    try {
-      const at = now();
-      const revived = queues.sweepWaitingInboxes();
-      if (revived > 0)
-        logger.warn({ conversations: revived }, "messages waited too long without a turn; scheduled again");
-      queues.sweepExpiredMarks();
-      jobs.sweep(at);
-      for (const store of sweepers) store.sweepExpired();
-    } catch (error) {
-      logger.warn({ err: error }, "embedded housekeeping failed");
-    }
-  };
-  const housekeepingTimer = setInterval(housekeeping, options.housekeepingMs ?? 30_000);
-  housekeepingTimer.unref();
+  const housekeepingTimer = startHousekeeping(
+    queues,
+    jobs,
+    [stateStore, deliveryStatuses, pause, pending, budget, sendOrder],
+    { logger, now, everyMs: options.housekeepingMs ?? 30_000 },
+  );
 
   const worker: WorkerPorts = {
     inbox: queues.inbox,
@@ -198,9 +139,9 @@ function onFile(
       pause,
     },
     deliveryStatuses,
-    sqlite: db,
-    runJobs,
-    sampleJobQueues,
+    localMessageStore: () => ({ store: createSqliteMessageStore(db), description: `sqlite ${db.name}` }),
+    runJobs: (handlers, run) => runJobs(jobs, queues, syncer, runners, handlers, run, logger),
+    sampleJobQueues: async () => sampleJobQueues(jobs, runners, now()),
   };
   return {
     description,
@@ -216,4 +157,97 @@ function onFile(
       }
     },
   };
+}
+
+/** One in-process runner per queue, started; the queues' signals wake them. */
+function runJobs(
+  jobs: JobTable,
+  queues: EmbeddedQueues,
+  syncer: WalSyncer,
+  runners: Runners,
+  handlers: JobHandlers,
+  run: JobRunOptions,
+  logger: Logger,
+): JobRunner[] {
+  // A turn's job id is its conversation key, which holds the customer's number: masked.
+  const failed = (queue: string) => (error: unknown, job?: { id: string; final: boolean }) =>
+    logger.warn(
+      {
+        err: error,
+        queue,
+        job:
+          job === undefined ? undefined : queue === QUEUE_NAMES.turns ? maskConversationKey(job.id) : job.id,
+        final: job?.final,
+      },
+      job === undefined ? "queue error" : "job failed",
+    );
+  const turns = createJobRunner(jobs, QUEUE_NAMES.turns, handlers.turns, {
+    concurrency: run.turnConcurrency,
+    onError: failed(QUEUE_NAMES.turns),
+  });
+  const outbound = createJobRunner(jobs, QUEUE_NAMES.outbound, handlers.outbound, {
+    concurrency: run.outboundConcurrency,
+    keep: OUTBOUND_KEEP,
+    // A send recorded as done must stay done after a power cut, or it would be sent twice: its
+    // completion is flushed at once, but the send slot does not wait for that flush (waiting
+    // behind the ingress's flushes raised the end-to-end p99 at 200 messages/s from 173 to 934 ms).
+    afterComplete: async () => {
+      syncer.sync().catch(() => {});
+    },
+    onError: failed(QUEUE_NAMES.outbound),
+  });
+  const events = createJobRunner(jobs, QUEUE_NAMES.events, handlers.events, {
+    concurrency: run.eventsConcurrency,
+    onError: failed(QUEUE_NAMES.events),
+  });
+  Object.assign(runners, { turns, outbound, events });
+  queues.signals.turnsRunning = () => turns.active;
+  queues.signals.turnsDue = () => turns.notify();
+  queues.signals.eventsDue = () => events.notify();
+  for (const runner of [turns, outbound, events]) runner.start();
+  return [turns, outbound, events];
+}
+
+/** Each queue's depth by state (running jobs counted as active, not waiting) and its oldest due job. */
+function sampleJobQueues(jobs: JobTable, runners: Runners, at: number): JobQueueSample[] {
+  return (
+    [
+      [QUEUE_NAMES.turns, runners.turns],
+      [QUEUE_NAMES.outbound, runners.outbound],
+      [QUEUE_NAMES.events, runners.events],
+    ] as const
+  ).map(([queue, runner]) => {
+    const counts = jobs.counts(queue, at);
+    const active = runner?.running() ?? 0;
+    return {
+      queue,
+      counts: { ...counts, waiting: Math.max(0, (counts.waiting ?? 0) - active), active },
+      oldestWaitingAt: jobs.oldestDueAt(queue, at, runner?.active ?? new Set()),
+    };
+  });
+}
+
+/** Deletes expired rows and gives stranded inboxes a turn again, every `everyMs`; never throws. */
+function startHousekeeping(
+  queues: EmbeddedQueues,
+  jobs: JobTable,
+  sweepers: readonly { sweepExpired(): number }[],
+  options: { readonly logger: Logger; readonly now: () => number; readonly everyMs: number },
+): NodeJS.Timeout {
+  const { logger } = options;
+  const housekeeping = () => {
+    try {
+      const revived = queues.sweepWaitingInboxes();
+      if (revived > 0)
+        logger.warn({ conversations: revived }, "messages waited too long without a turn; scheduled again");
+      queues.sweepExpiredMarks();
+      jobs.sweep(options.now());
+      for (const store of sweepers) store.sweepExpired();
+    } catch (error) {
+      logger.warn({ err: error }, "embedded housekeeping failed");
+    }
+  };
+  const timer = setInterval(housekeeping, options.everyMs);
+  timer.unref();
+  return timer;
 }

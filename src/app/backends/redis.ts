@@ -115,7 +115,7 @@ function openWorkerSide(config: AppConfig, logger: Logger, queues: RedisQueues, 
       pause: createRedisTenantSendPause({ redis: bull, prefix }),
     },
     deliveryStatuses: createRedisDeliveryStatusStore({ redis: bull, prefix }),
-    sqlite: undefined,
+    localMessageStore: undefined,
     runJobs,
     sampleJobQueues: () => sampleJobQueues([queues.turns, outboundQueue.queue, queues.events]),
   };

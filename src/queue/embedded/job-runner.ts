@@ -1,5 +1,5 @@
 import type { JobHandler } from "../job-outcome.js";
-import type { QueueJob } from "../queue-job.js";
+import type { QueueJob } from "../ports.js";
 import type { JobRow, JobTable, KeepOptions } from "./job-table.js";
 
 export interface JobRunnerOptions {
