@@ -171,6 +171,78 @@ describe("loadConfig", () => {
     expect(again).not.toContain("inline");
   });
 
+  it("refuses a tenant whose tools name the gateway's or another tenant's variables, and resolves its own", () => {
+    const dir = emptyDir();
+    const tool = (name: string, env: string) => ({
+      name,
+      description: "d",
+      url: "https://shop.example/api",
+      headers: { Authorization: { env } },
+    });
+    writeFileSync(
+      join(dir, "sharpsharp.config.json"),
+      JSON.stringify({
+        tenants: [
+          {
+            id: "shop",
+            appSecretEnv: "SHOP_APP_SECRET",
+            verifyTokenEnv: "SHOP_VERIFY_TOKEN",
+            phoneNumberIds: ["106540352242922"],
+            allowedEnv: ["SMS_GATEWAY_KEY"],
+            tools: [
+              tool("a", "WHATSAPP_APP_SECRET"),
+              tool("b", "BANK_APP_SECRET"),
+              tool("c", "LLM_API_KEY"),
+              tool("d", "SHOP_API_KEY"),
+              tool("e", "SMS_GATEWAY_KEY"),
+            ],
+          },
+          {
+            id: "bank",
+            appSecretEnv: "BANK_APP_SECRET",
+            verifyTokenEnv: "BANK_VERIFY_TOKEN",
+            phoneNumberIds: ["106540352242923"],
+          },
+        ],
+      }),
+    );
+    const env = {
+      SHOP_APP_SECRET: "s1",
+      SHOP_VERIFY_TOKEN: "v1",
+      BANK_APP_SECRET: "bank-app-secret-value",
+      BANK_VERIFY_TOKEN: "v2",
+      LLM_API_KEY: "llm-key-value",
+      SHOP_API_KEY: "shop-key",
+      SMS_GATEWAY_KEY: "sms-key",
+    };
+    const problems = problemsOf(() => loadConfig({ env, cwd: dir }));
+    expect(problems).toHaveLength(3);
+    expect(problems.join("\n")).toMatch(
+      /tenants\.0 \(shop\): names BANK_APP_SECRET with \{ env \}, which holds a secret of tenant "bank"/,
+    );
+    expect(problems.join("\n")).toMatch(/names LLM_API_KEY .*gateway's own settings/);
+    expect(problems.join("\n")).toMatch(/names WHATSAPP_APP_SECRET .*gateway's own settings/);
+    expect(problems.join("\n")).not.toMatch(/secret-value|llm-key-value/);
+
+    writeFileSync(
+      join(dir, "sharpsharp.config.json"),
+      JSON.stringify({
+        tenants: [
+          {
+            id: "shop",
+            appSecretEnv: "SHOP_APP_SECRET",
+            verifyTokenEnv: "SHOP_VERIFY_TOKEN",
+            phoneNumberIds: ["106540352242922"],
+            allowedEnv: ["SMS_GATEWAY_KEY"],
+            tools: [tool("d", "SHOP_API_KEY"), tool("e", "SMS_GATEWAY_KEY")],
+          },
+        ],
+      }),
+    );
+    const config = loadConfig({ env, cwd: dir });
+    expect(config.tenants[0]?.secrets).toEqual({ SHOP_API_KEY: "shop-key", SMS_GATEWAY_KEY: "sms-key" });
+  });
+
   it("says which file is missing or unreadable", () => {
     const dir = emptyDir();
     expect(

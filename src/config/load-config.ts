@@ -9,6 +9,7 @@ import { deepFreeze } from "./deep-freeze.js";
 import { envSchema, type ParsedEnv } from "./env-schema.js";
 import { ConfigError } from "./errors.js";
 import { readTenantsFile } from "./read-tenants-file.js";
+import { checkTenantEnvAccess } from "./tenant-env-access.js";
 import { FORBIDDEN_SECRET_KEYS, type TenantFileEntry, tenantsFileSchema } from "./tenants-file-schema.js";
 
 export interface LoadConfigOptions {
@@ -25,6 +26,7 @@ const OWN_TENANT_FIELDS = new Set([
   "appSecretEnv",
   "verifyTokenEnv",
   "graphTokenEnv",
+  "allowedEnv",
   "phoneNumberIds",
   "throughputMps",
   "coalesce",
@@ -108,10 +110,7 @@ function tenantFromFile(
   };
   checkCoalesce(`${where}.coalesce`, coalesce.windowMs, coalesce.maxMs, problems);
   if (appSecret === undefined || verifyToken === undefined) return undefined;
-  const settings: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(entry)) {
-    if (!OWN_TENANT_FIELDS.has(key)) settings[key] = value;
-  }
+  const settings = settingsOf(entry);
   const secrets: Record<string, string> = {};
   for (const name of referencedEnvNames(settings)) {
     const value = env[name];
@@ -129,6 +128,15 @@ function tenantFromFile(
     settings,
     secrets,
   };
+}
+
+/** What the capabilities read of a tenant entry: everything but the fields the config owns. */
+function settingsOf(entry: TenantFileEntry): Record<string, unknown> {
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) {
+    if (!OWN_TENANT_FIELDS.has(key)) settings[key] = value;
+  }
+  return settings;
 }
 
 /** Every `{ env: NAME }` in a tenant's settings (tool auth headers name their secrets this way). */
@@ -154,9 +162,20 @@ function tenantsFromFile(
     problems.push(...describeIssues(parsed.error.issues, (p) => `${path}: ${p.join(".") || "(top level)"}`));
     return [];
   }
+  const refusedEnv = checkTenantEnvAccess(
+    parsed.data.tenants.map((entry) => ({
+      id: entry.id,
+      allowedEnv: entry.allowedEnv,
+      ownSecretNames: [entry.appSecretEnv, entry.verifyTokenEnv, entry.graphTokenEnv].filter(
+        (name): name is string => name !== undefined,
+      ),
+      referenced: referencedEnvNames(settingsOf(entry)),
+    })),
+  );
   const tenants: TenantConfig[] = [];
   parsed.data.tenants.forEach((entry, index) => {
     const where = `${path}: tenants.${index} (${entry.id})`;
+    for (const refused of refusedEnv.get(entry.id) ?? []) problems.push(`${where}: ${refused}`);
     for (const key of FORBIDDEN_SECRET_KEYS) {
       if (key in entry) {
         problems.push(

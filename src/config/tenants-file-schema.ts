@@ -24,6 +24,8 @@ export const tenantFileSchema = z.looseObject({
   appSecretEnv: envName,
   verifyTokenEnv: envName,
   graphTokenEnv: envName.optional(),
+  /** Variables this tenant's `{ env }` may read beyond its own prefix (see tenant-env-access.ts). */
+  allowedEnv: z.array(envName).optional(),
   phoneNumberIds: z
     .array(z.string().regex(/^\d{5,20}$/, { error: "must be a numeric phone number id" }))
     .min(1, { error: "must list at least one phone number id" }),

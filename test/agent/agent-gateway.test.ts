@@ -82,12 +82,12 @@ describe.skipIf(skipWithoutRedis)("the worker's responder at start", () => {
             name: "x",
             description: "d",
             url: "http://127.0.0.1/x",
-            headers: { Authorization: { env: "NOT_SET" } },
+            headers: { Authorization: { env: "T_NOT_SET" } },
           },
         ],
       },
     ]);
-    expect(() => createGatewayResponder(bad, deps(capture().logger, bad.redis.prefix))).toThrow(/NOT_SET/);
+    expect(() => createGatewayResponder(bad, deps(capture().logger, bad.redis.prefix))).toThrow(/T_NOT_SET/);
     const budget = configWith({}, [{ ...tenant, limits: { dailyTokenBudget: -5 } }]);
     expect(() => createGatewayResponder(budget, deps(capture().logger, budget.redis.prefix))).toThrow(
       /limits\.dailyTokenBudget/,
