@@ -58,6 +58,7 @@ export async function startEmbedded(
       metrics: ingressMetrics,
       logger,
       bodyLimitBytes: config.server.bodyLimitBytes,
+      limits: config.server,
     });
     opened.push(() => app.close());
     await app.listen({ host: config.server.host, port: config.server.port });

@@ -54,6 +54,7 @@ export async function startIngress(
       metrics,
       logger,
       bodyLimitBytes: config.server.bodyLimitBytes,
+      limits: config.server,
     });
     opened.push(() => app.close());
     await app.listen({ host: config.server.host, port: config.server.port });

@@ -35,7 +35,7 @@ export interface LlmProviderConfig {
 
 /** The whole validated, frozen configuration. Nothing else reads process.env. */
 export interface AppConfig {
-  readonly server: { readonly host: string; readonly port: number; readonly bodyLimitBytes: number };
+  readonly server: ServerLimits & { readonly host: string; readonly port: number };
   readonly redis: { readonly url: string | undefined; readonly prefix: string };
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
@@ -69,8 +69,21 @@ export interface AppConfig {
   readonly configFile: string | undefined;
 }
 
-/** Meta batches up to 1,000 updates per POST; 1 MiB is far above a real batch and bounds memory per request. */
-export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
+/** How the public listener bounds each client (INGRESS_* variables; defaults in env-schema.ts). */
+export interface ServerLimits {
+  /** Largest accepted body, bytes; default 3 MiB (Meta documents webhook payloads up to 3 MB). */
+  readonly bodyLimitBytes: number;
+  /** The whole request, headers and body, must arrive within this, ms; default 15,000. */
+  readonly requestTimeoutMs: number;
+  /** The headers must arrive within this, ms; default 5,000. */
+  readonly headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this, ms; default 65,000. */
+  readonly keepAliveTimeoutMs: number;
+  /** A socket with no traffic at all is closed after this, ms; default 70,000. */
+  readonly idleTimeoutMs: number;
+  /** Connections open at once; past it new ones are refused. Default 8,192. */
+  readonly maxConnections: number;
+}
 
 /** The tenant the single-tenant environment variables describe, served at `/webhook`. */
 export const DEFAULT_TENANT_ID = "default";

@@ -72,6 +72,13 @@ export const envSchema = z.object({
   STALE_AFTER_MS: integer(0, 7 * 24 * 3_600_000).default(3_600_000),
   /** How long the ingress waits for Redis before answering 503; kept under Meta-friendly 2 s. */
   INGRESS_ENQUEUE_TIMEOUT_MS: integer(50, 1900).default(1500),
+  // The public listener's limits (docs/configuration.md): a slow or idle client is cut off, never held.
+  INGRESS_BODY_LIMIT_BYTES: integer(64 * 1024, 16 * 1024 * 1024).default(3 * 1024 * 1024),
+  INGRESS_REQUEST_TIMEOUT_MS: integer(1000, 300_000).default(15_000),
+  INGRESS_HEADERS_TIMEOUT_MS: integer(500, 60_000).default(5000),
+  INGRESS_KEEP_ALIVE_TIMEOUT_MS: integer(1000, 600_000).default(65_000),
+  INGRESS_IDLE_TIMEOUT_MS: integer(1000, 600_000).default(70_000),
+  INGRESS_MAX_CONNECTIONS: integer(16, 1_000_000).default(8192),
   /** How long a wamid is remembered; Meta retries for up to 7 days, so never less. */
   WEBHOOK_DEDUPE_TTL_HOURS: integer(168, 24 * 90).default(192),
   /** Whether the ingress process also turns due conversations into BullMQ turn jobs. */

@@ -2,8 +2,8 @@ export {
   type AppConfig,
   type CoalesceConfig,
   DEFAULT_TENANT_ID,
+  type ServerLimits,
   type TenantConfig,
-  WEBHOOK_BODY_LIMIT_BYTES,
 } from "./app-config.js";
 export { deepFreeze } from "./deep-freeze.js";
 export { type LogLevel, SECRET_ENV_NAMES } from "./env-schema.js";

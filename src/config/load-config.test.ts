@@ -24,7 +24,16 @@ describe("loadConfig", () => {
     });
     expect(config.tenants).toHaveLength(1);
     expect(config.tenants[0]).toMatchObject({ id: "default", appSecret: "s3cret", verifyToken: "verify-me" });
-    expect(config.server).toEqual({ host: "0.0.0.0", port: 3000, bodyLimitBytes: 1024 * 1024 });
+    expect(config.server).toEqual({
+      host: "0.0.0.0",
+      port: 3000,
+      bodyLimitBytes: 3 * 1024 * 1024,
+      requestTimeoutMs: 15_000,
+      headersTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65_000,
+      idleTimeoutMs: 70_000,
+      maxConnections: 8192,
+    });
     expect(config.redis).toEqual({ url: undefined, prefix: "ss" });
     expect(config.graph).toEqual({ baseUrl: "https://graph.facebook.com", version: "v25.0" });
     expect(config.tenants[0]?.coalesce).toEqual({ windowMs: 800, maxMs: 3000 });

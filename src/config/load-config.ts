@@ -1,10 +1,5 @@
 import type { z } from "zod";
-import {
-  type AppConfig,
-  DEFAULT_TENANT_ID,
-  type TenantConfig,
-  WEBHOOK_BODY_LIMIT_BYTES,
-} from "./app-config.js";
+import { type AppConfig, DEFAULT_TENANT_ID, type TenantConfig } from "./app-config.js";
 import { deepFreeze } from "./deep-freeze.js";
 import { envSchema, type ParsedEnv } from "./env-schema.js";
 import { ConfigError } from "./errors.js";
@@ -258,7 +253,16 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   ) => (baseUrl === undefined ? undefined : { baseUrl, apiKey, model });
 
   return deepFreeze<AppConfig>({
-    server: { host: parsedEnv.HOST, port: parsedEnv.PORT, bodyLimitBytes: WEBHOOK_BODY_LIMIT_BYTES },
+    server: {
+      host: parsedEnv.HOST,
+      port: parsedEnv.PORT,
+      bodyLimitBytes: parsedEnv.INGRESS_BODY_LIMIT_BYTES,
+      requestTimeoutMs: parsedEnv.INGRESS_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: parsedEnv.INGRESS_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: parsedEnv.INGRESS_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: parsedEnv.INGRESS_IDLE_TIMEOUT_MS,
+      maxConnections: parsedEnv.INGRESS_MAX_CONNECTIONS,
+    },
     redis: { url: parsedEnv.REDIS_URL, prefix: parsedEnv.REDIS_PREFIX },
     databaseUrl: parsedEnv.DATABASE_URL,
     dataDir: parsedEnv.SHARPSHARP_DATA_DIR,

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from "fastify";
-import type { TenantConfig } from "../config/index.js";
+import type { ServerLimits, TenantConfig } from "../config/index.js";
 import type { IngressMetrics, Logger } from "../observability/index.js";
 import type { InboundQueue, QueueStatus } from "../queue/index.js";
 import { replyError } from "./reply-error.js";
@@ -13,8 +13,10 @@ export interface IngressAppOptions {
   readonly status: QueueStatus;
   readonly metrics: IngressMetrics;
   readonly logger: Logger;
-  /** Largest accepted body, bytes (1 MiB in production). */
+  /** Largest accepted body, bytes (3 MiB in production: INGRESS_BODY_LIMIT_BYTES). */
   readonly bodyLimitBytes: number;
+  /** Timeouts and the connection cap of the listener (config.server); none: Node's defaults, keep-alive 65 s. */
+  readonly limits?: Omit<ServerLimits, "bodyLimitBytes">;
   /** How long /readyz waits for the queue backend, ms. */
   readonly readyTimeoutMs?: number;
   readonly now?: () => number;
@@ -29,7 +31,7 @@ type Outcome = FastifyRequest & { [OUTCOME]?: string };
  */
 export async function buildIngressApp(options: IngressAppOptions): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
-  const { metrics } = options;
+  const { metrics, limits } = options;
   // Typed as the plain instance: routes take FastifyBaseLogger, which our pino Logger satisfies.
   const app: FastifyInstance = Fastify({
     loggerInstance: options.logger,
@@ -37,9 +39,22 @@ export async function buildIngressApp(options: IngressAppOptions): Promise<Fasti
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimitBytes,
     // Meta's POSTs come from many connections at once; keep them open between deliveries.
-    keepAliveTimeout: 65_000,
+    keepAliveTimeout: limits?.keepAliveTimeoutMs ?? 65_000,
+    ...(limits === undefined
+      ? {}
+      : {
+          // A client that sends its request slowly (or not at all) is cut off instead of holding a socket.
+          requestTimeout: limits.requestTimeoutMs,
+          connectionTimeout: limits.idleTimeoutMs,
+          http: {
+            headersTimeout: limits.headersTimeoutMs,
+            // Node checks the request and header timeouts only this often (30 s by default).
+            connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+          },
+        }),
     return503OnClosing: true,
   }) as unknown as FastifyInstance;
+  if (limits !== undefined) app.server.maxConnections = limits.maxConnections;
 
   // On close, Fastify drops idle keep-alive sockets but a response still in flight would keep its
   // socket open for the whole keep-alive timeout: tell those clients to close instead.
@@ -68,7 +83,7 @@ export async function buildIngressApp(options: IngressAppOptions): Promise<Fasti
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
       (request as Outcome)[OUTCOME] = "too_large";
-      return replyError(reply, "bodyTooLarge", "body larger than 1 MiB");
+      return replyError(reply, "bodyTooLarge", `body larger than ${options.bodyLimitBytes} bytes`);
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       (request as Outcome)[OUTCOME] = "malformed";

@@ -24,7 +24,7 @@ export const ingressErrorCatalog = {
   bodyTooLarge: {
     code: "SS_INGRESS_BODY_TOO_LARGE",
     httpStatus: 413,
-    meaning: "The body is larger than 1 MiB; nothing was recorded.",
+    meaning: "The body is larger than INGRESS_BODY_LIMIT_BYTES (3 MiB by default); nothing was recorded.",
   },
   malformedJson: {
     code: "SS_INGRESS_MALFORMED_JSON",

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { Redis } from "ioredis";
-import type { TenantConfig } from "../../src/config/index.js";
+import type { ServerLimits, TenantConfig } from "../../src/config/index.js";
 import { buildIngressApp } from "../../src/ingress/index.js";
 import { signatureFor } from "../../src/ingress/signature.js";
 import { createIngressMetrics, createLogger, type IngressMetrics } from "../../src/observability/index.js";
@@ -58,6 +58,10 @@ export interface HarnessOptions {
   readonly waitForReady?: boolean;
   /** Tenants besides `default` and `mama-put`. */
   readonly extraTenants?: readonly TenantConfig[];
+  /** Default 1 MiB. */
+  readonly bodyLimitBytes?: number;
+  /** The listener's timeouts and connection cap; none: Node's defaults. */
+  readonly limits?: Omit<ServerLimits, "bodyLimitBytes">;
 }
 
 export async function createIngressHarness(options: HarnessOptions): Promise<IngressHarness> {
@@ -97,7 +101,8 @@ export async function createIngressHarness(options: HarnessOptions): Promise<Ing
     status: queues.status,
     metrics,
     logger: createLogger({ level: "debug", destination }),
-    bodyLimitBytes: 1024 * 1024,
+    bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   await app.ready();
   return {
