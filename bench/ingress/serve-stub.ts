@@ -35,6 +35,7 @@ const app = await buildIngressApp({
   status: {
     description: "stub",
     ping: async () => {},
+    whenReady: async () => {},
     depth: async () => ({ inboxMessages: 0, inboxConversations: 0, jobs: {} }),
   },
   metrics: createIngressMetrics({ defaultMetrics: false }),

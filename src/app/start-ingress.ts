@@ -3,6 +3,7 @@ import type { Registry } from "prom-client";
 import type { AppConfig } from "../config/index.js";
 import { buildIngressApp } from "../ingress/index.js";
 import { createIngressMetrics, createLogger, type Logger } from "../observability/index.js";
+import type { QueueStatus } from "../queue/index.js";
 import { createRedisBackend } from "./backends/redis.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 import { warnIfVolatile } from "./redis-connection.js";
@@ -57,6 +58,8 @@ export async function startIngress(
       limits: config.server,
     });
     opened.push(() => app.close());
+    // Listening before Redis answers would turn the first webhooks away (503) until Meta's backoff.
+    await untilReady(backend.ingress.status, logger);
     await app.listen({ host: config.server.host, port: config.server.port });
     const url = listeningUrl(config, app);
     const tenants = config.tenants.map((tenant) => tenant.id);
@@ -95,4 +98,23 @@ export async function startScheduler(
     `sharpsharp turn scheduler running (queue: ${backend.description}, prefix "${config.redis.prefix}")`,
   );
   return { close: () => backend.close() };
+}
+
+/** Waits for the queue backend, saying every 5 s what it waits for. */
+async function untilReady(status: QueueStatus, logger: Logger): Promise<void> {
+  const started = Date.now();
+  const timer = setInterval(
+    () =>
+      logger.warn(
+        { backend: status.description, waitedMs: Date.now() - started },
+        `waiting for ${status.description} before listening for webhooks`,
+      ),
+    5000,
+  );
+  timer.unref();
+  try {
+    await status.whenReady();
+  } finally {
+    clearInterval(timer);
+  }
 }

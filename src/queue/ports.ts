@@ -52,6 +52,11 @@ export interface QueueDepth {
 export interface QueueStatus {
   /** Resolves when the backend answers within `timeoutMs`, rejects otherwise. */
   ping(timeoutMs: number): Promise<void>;
+  /**
+   * Resolves once the backend can record webhooks (connected, scripts loaded), however long
+   * that takes; the ingress listens only then, so its first webhook is not turned away.
+   */
+  whenReady(): Promise<void>;
   depth(): Promise<QueueDepth>;
   /** Human-readable backend name for the startup line, e.g. "redis 127.0.0.1:6379". */
   readonly description: string;

@@ -269,6 +269,8 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
       }
       db.prepare("SELECT 1").get();
     },
+    // The file is open before the queues exist.
+    async whenReady() {},
     async depth(): Promise<QueueDepth> {
       const counts = inboxCounts.get() as { messages: number; conversations: number };
       const at = now();

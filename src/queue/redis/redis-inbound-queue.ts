@@ -93,6 +93,17 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const script = (name: string) => (redis as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
   const recordMessages = script(RECORD).bind(redis);
   const completeMessages = script(COMPLETE).bind(redis);
+  // One listener however many requests wait for the connection to come back.
+  let nextReady: Promise<void> | undefined;
+  const connected = (): Promise<void> =>
+    redis.status === "ready"
+      ? Promise.resolve()
+      : (nextReady ??= new Promise<void>((resolve) =>
+          redis.once("ready", () => {
+            nextReady = undefined;
+            resolve();
+          }),
+        ));
 
   const turns = new Queue<TurnJob>(QUEUE_NAMES.turns, { connection: redis, prefix });
   const events = new Queue<InboundEvent>(QUEUE_NAMES.events, { connection: redis, prefix });
@@ -189,14 +200,18 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
       if (batch.messages.length === 0 && batch.events.length === 0) {
         return Promise.resolve({ messages: [], events: [] });
       }
-      if (redis.status !== "ready") {
-        return Promise.reject(new QueueUnavailableError(`redis connection is ${redis.status}`));
-      }
       // Serialised here, per request, so nothing one webhook holds can fail the others in its group.
       const json = batch.messages.map((message) => JSON.stringify(message));
-      return withTimeout(
-        committer.submit({ batch, json }, now() + options.enqueueTimeoutMs),
-        options.enqueueTimeoutMs,
+      const deadline = now() + options.enqueueTimeoutMs;
+      if (redis.status === "ready") {
+        return withTimeout(committer.submit({ batch, json }, deadline), options.enqueueTimeoutMs);
+      }
+      // Reconnecting: wait for the connection within the same deadline, then record; else 503.
+      const waited = withTimeout(connected(), options.enqueueTimeoutMs).catch(() => {
+        throw new QueueUnavailableError(`redis connection is ${redis.status}`);
+      });
+      return waited.then(() =>
+        withTimeout(committer.submit({ batch, json }, deadline), Math.max(1, deadline - now())),
       );
     },
   };
@@ -233,6 +248,22 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     async ping(timeoutMs) {
       if (redis.status !== "ready") throw new QueueUnavailableError(`redis connection is ${redis.status}`);
       await withTimeout(redis.ping(), timeoutMs);
+    },
+    async whenReady() {
+      for (;;) {
+        await connected();
+        try {
+          // Loaded now, so the first webhook's EVALSHA finds its script.
+          await Promise.all(
+            [RECORD_MESSAGES_LUA, COMPLETE_MESSAGES_LUA].map((lua) => redis.script("LOAD", lua)),
+          );
+          return;
+        } catch (error) {
+          // Still connected: SCRIPT is refused here (an ACL), and ioredis falls back to EVAL. Else wait again.
+          if (redis.status === "ready") return;
+          onError(error);
+        }
+      }
     },
     async depth(): Promise<QueueDepth> {
       const states = ["waiting", "active", "delayed", "prioritized", "failed"] as const;
