@@ -13,6 +13,8 @@ import {
 } from "../support/tool-server.js";
 
 const CONTEXT = { tenantId: "mama-put-foods", customerId: "2348012345678" };
+/** A writing tool has side effects by default, so its calls carry a key. */
+const KEYED = { ...CONTEXT, idempotencyKey: "ss-test-key" };
 const SMUGGLED = {
   customer: "2349099999999",
   "X-Sharpsharp-Customer": "2349099999999",
@@ -85,7 +87,7 @@ describe("executeHttpTool: the request it sends", () => {
       response.writeHead(201, { "content-type": "application/json" }).end('{"refund":"R-9"}'),
     );
     const tool = defineTool({ method: "POST", url: `${api.url}/refunds`, parameters: ORDER_PARAMETERS });
-    const outcome = await executeHttpTool(tool, { orderId: "A1" }, CONTEXT);
+    const outcome = await executeHttpTool(tool, { orderId: "A1" }, KEYED);
     expect(outcome).toEqual({ ok: true, status: 201, body: '{"refund":"R-9"}', truncated: false });
     const received = only(api.requests);
     expect(received.method).toBe("POST");
@@ -96,7 +98,7 @@ describe("executeHttpTool: the request it sends", () => {
   it.each(["PUT", "PATCH", "DELETE"])("%s sends a JSON body too", async (method) => {
     const api = await server();
     const tool = defineTool({ method, url: `${api.url}/orders`, parameters: ORDER_PARAMETERS });
-    expect(await executeHttpTool(tool, { orderId: "A1" }, CONTEXT)).toMatchObject({ ok: true });
+    expect(await executeHttpTool(tool, { orderId: "A1" }, KEYED)).toMatchObject({ ok: true });
     const received = only(api.requests);
     expect(received.method).toBe(method);
     expect(JSON.parse(received.body)).toEqual({ orderId: "A1" });
@@ -136,7 +138,7 @@ describe("executeHttpTool: the customer comes from the gateway, never from the m
       ...SMUGGLED,
     };
     const before = structuredClone(args);
-    expect(await executeHttpTool(tool, args, CONTEXT)).toMatchObject({ ok: true });
+    expect(await executeHttpTool(tool, args, KEYED)).toMatchObject({ ok: true });
     expect(args).toEqual(before);
     const received = only(api.requests);
     expect(JSON.parse(received.body)).toEqual({
@@ -281,6 +283,28 @@ describe("executeHttpTool: Idempotency-Key", () => {
     const read = defineTool({ url: `${api.url}/orders`, parameters: ORDER_PARAMETERS });
     await executeHttpTool(read, { orderId: "A1" }, { ...CONTEXT, idempotencyKey: "ss-unused" });
     expect(api.requests.at(-1)?.headers["idempotency-key"]).toBeUndefined();
+  });
+
+  it("a writing tool has side effects unless it opts out: POST, PUT, PATCH and DELETE carry the key", async () => {
+    const api = await server();
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const tool = defineTool({ method, url: `${api.url}/orders`, parameters: ORDER_PARAMETERS });
+      expect(tool.sideEffects, method).toBe(true);
+      expect(await executeHttpTool(tool, { orderId: "A1" }, CONTEXT)).toMatchObject({
+        ok: false,
+        reason: "refused",
+      });
+      await executeHttpTool(tool, { orderId: "A1" }, { ...CONTEXT, idempotencyKey: `ss-${method}` });
+    }
+    expect(api.requests.map((request) => request.headers["idempotency-key"])).toEqual([
+      "ss-POST",
+      "ss-PUT",
+      "ss-PATCH",
+      "ss-DELETE",
+    ]);
+    const search = defineTool({ method: "POST", url: `${api.url}/search`, sideEffects: false });
+    expect(search.sideEffects).toBe(false);
+    expect(defineTool({ url: `${api.url}/status` }).sideEffects).toBe(false);
   });
 
   it("a confirm tool carries one too, and a side-effect call without a key is refused unsent", async () => {

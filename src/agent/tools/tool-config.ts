@@ -132,7 +132,8 @@ function checkTool(
     headers: resolveHeaders(entry.headers, readSecret, problem),
     timeoutMs: entry.timeoutMs,
     maxResponseBytes: entry.maxResponseBytes,
-    sideEffects: entry.sideEffects ?? entry.confirm,
+    // A call that writes changes something unless the tenant says otherwise: it carries an Idempotency-Key.
+    sideEffects: entry.sideEffects ?? (entry.confirm || entry.method !== "GET"),
     confirm: entry.confirm,
   };
 }
