@@ -44,7 +44,7 @@ export interface Toolbox {
     conversationKey: string;
     messageIds: readonly string[];
     toolName: string;
-    args: unknown;
+    callIndex: number;
   }): string;
 }
 
@@ -181,6 +181,8 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   // Side-effect tools that succeeded this turn: a turn that then ends without the model's answer still
   // tells the customer they ran, so nobody asks again (a new turn, a new key, a second effect).
   const sideEffectsDone: string[] = [];
+  // How many side-effect calls of each tool this turn has made: the call index of its Idempotency-Key.
+  const sideEffectCalls = new Map<string, number>();
   const finish = (outcome: AgentOutcome, given: TurnReply[]): AgentTurnResult => {
     clearTimeout(timer);
     const replies =
@@ -283,21 +285,25 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       count("refused");
       return { kind: "result", text: `error: there is no tool named ${call.name}` };
     }
-    // The key hashes the arguments the tool will get: a property the schema drops cannot change it.
     const checked = toolbox.checkArgs(call.name, args);
     if (!checked.ok) {
       count("error");
       return { kind: "result", text: `error: invalid arguments: ${checked.problem}` };
     }
-    const idempotencyKey = toolbox.hasSideEffects(call.name)
-      ? toolbox.idempotencyKey({
-          tenantId: tenant.id,
-          conversationKey: input.conversationKey,
-          messageIds: input.messageIds,
-          toolName: call.name,
-          args: checked.args,
-        })
-      : undefined;
+    // The key names the call (the turn, the tool, its place in the turn), never what the model wrote:
+    // a retried turn whose model words the arguments differently repeats the same call, not a new one.
+    let idempotencyKey: string | undefined;
+    if (toolbox.hasSideEffects(call.name)) {
+      const callIndex = sideEffectCalls.get(call.name) ?? 0;
+      sideEffectCalls.set(call.name, callIndex + 1);
+      idempotencyKey = toolbox.idempotencyKey({
+        tenantId: tenant.id,
+        conversationKey: input.conversationKey,
+        messageIds: input.messageIds,
+        toolName: call.name,
+        callIndex,
+      });
+    }
     if (toolbox.needsConfirm(call.name)) {
       const summary = summarize(toolbox.describe(call.name), args);
       const action = await deps.pending.create(

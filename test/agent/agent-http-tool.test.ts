@@ -259,7 +259,7 @@ describe("executeHttpTool: a definition built by hand", () => {
 describe("executeHttpTool: Idempotency-Key", () => {
   const turn = { tenantId: CONTEXT.tenantId, conversationKey: "c1", messageIds: ["wamid.A", "wamid.B"] };
 
-  it("is sent only by side-effect tools, the same for the same call and different for other arguments", async () => {
+  it("is sent only by side-effect tools, the same for the same call and different for the next call", async () => {
     const api = await server();
     const refund = defineTool({
       name: "refund_order",
@@ -268,12 +268,17 @@ describe("executeHttpTool: Idempotency-Key", () => {
       parameters: ORDER_PARAMETERS,
       sideEffects: true,
     });
-    const call = (orderId: string) => {
-      const args = { orderId };
-      const idempotencyKey = idempotencyKeyFor({ ...turn, toolName: refund.name, args });
-      return executeHttpTool(refund, args, { ...CONTEXT, idempotencyKey });
+    const call = (orderId: string, callIndex: number) => {
+      const idempotencyKey = idempotencyKeyFor({ ...turn, toolName: refund.name, callIndex });
+      return executeHttpTool(refund, { orderId }, { ...CONTEXT, idempotencyKey });
     };
-    for (const orderId of ["A1", "A1", "A2"]) expect(await call(orderId)).toMatchObject({ ok: true });
+    // A retried turn's first call, worded otherwise by the model, is still the first call: the same key.
+    for (const [orderId, index] of [
+      ["A1", 0],
+      ["a1 ", 0],
+      ["A2", 1],
+    ] as const)
+      expect(await call(orderId, index)).toMatchObject({ ok: true });
     const keys = api.requests.map((request) => request.headers["idempotency-key"]);
     expect(keys[0]).toMatch(/^ss-[0-9a-f]{32}$/);
     expect(keys[1]).toBe(keys[0]);
