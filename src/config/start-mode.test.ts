@@ -6,13 +6,10 @@ const none = { defaultTenantsFile: false };
 describe("chooseStartMode (demo or gateway)", () => {
   it("starts the demo when nothing WhatsApp is configured, keeping only the passthrough variables", () => {
     const choice = chooseStartMode(
-      { PATH: "/bin", HOST: " 127.0.0.1 ", PORT: "3001", REDIS_URL: "redis://r:6379", LLM_BASE_URL: "x" },
+      { PATH: "/bin", HOST: " 127.0.0.1 ", PORT: "3001", REDIS_PREFIX: "prod", LLM_BASE_URL: "x" },
       none,
     );
-    expect(choice).toEqual({
-      mode: "demo",
-      env: { HOST: "127.0.0.1", PORT: "3001", REDIS_URL: "redis://r:6379" },
-    });
+    expect(choice).toEqual({ mode: "demo", env: { HOST: "127.0.0.1", PORT: "3001" } });
   });
 
   it("starts the demo on an empty environment, and treats blank values as unset", () => {
@@ -26,6 +23,8 @@ describe("chooseStartMode (demo or gateway)", () => {
     "WHATSAPP_TOKEN",
     "WHATSAPP_PHONE_NUMBER_ID",
     "SHARPSHARP_CONFIG",
+    "REDIS_URL",
+    "DATABASE_URL",
   ])("runs the gateway when %s is set (even alone, so a half setup gets its config errors)", (name) => {
     expect(chooseStartMode({ [name]: "x" }, none)).toEqual({ mode: "gateway" });
   });

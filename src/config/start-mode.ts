@@ -11,21 +11,21 @@ const WHATSAPP_SETUP_NAMES = [
   "WHATSAPP_TOKEN",
   "WHATSAPP_PHONE_NUMBER_ID",
   "SHARPSHARP_CONFIG",
+  // A shared queue or database means production: a demo there could take real jobs off its queues.
+  "REDIS_URL",
+  "DATABASE_URL",
 ] as const;
 
 /**
  * The user's variables the demo keeps: where to listen, where data lives,
- * how much to log, and which queue backend to use. Everything WhatsApp, Graph
- * API and LLM is the demo's own (its fakes), so it is not on this list.
+ * how much to log. Everything WhatsApp, Graph API and LLM is the demo's own
+ * (its fakes), and it always runs embedded, so none of those is on this list.
  */
 export const DEMO_PASSTHROUGH_NAMES = [
   "HOST",
   "PORT",
   "SHARPSHARP_DATA_DIR",
   "LOG_LEVEL",
-  "REDIS_URL",
-  "REDIS_PREFIX",
-  "DATABASE_URL",
   "COALESCE_WINDOW_MS",
   "COALESCE_MAX_MS",
 ] as const;
@@ -44,7 +44,9 @@ function isSet(value: string | undefined): value is string {
 /**
  * Demo or gateway: the demo only when nothing WhatsApp is configured (no
  * WHATSAPP_* variable, no SHARPSHARP_CONFIG, no default tenants file in the
- * working directory). Pure: the caller says whether a default file exists.
+ * working directory) and no shared backend is (no REDIS_URL, no DATABASE_URL:
+ * then the gateway starts, and says which WHATSAPP_* variables are missing).
+ * Pure: the caller says whether a default file exists.
  */
 export function chooseStartMode(
   env: Readonly<Record<string, string | undefined>>,

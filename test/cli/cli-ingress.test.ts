@@ -9,9 +9,12 @@ import { textWebhook } from "../support/webhook-builder.js";
 
 const bin = fileURLToPath(new URL("../../bin/sharpsharp.js", import.meta.url));
 
-function run(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+function run(
+  env: Record<string, string>,
+  command = "ingress",
+): { child: ChildProcess; output: () => string } {
   let output = "";
-  const child = spawn(process.execPath, [bin, "ingress"], {
+  const child = spawn(process.execPath, [bin, command], {
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -38,6 +41,16 @@ describe("sharpsharp ingress (the built CLI)", () => {
     const [code] = await once(child, "exit");
     expect(code).toBe(2);
     expect(output()).toMatch(/no tenant is configured: set WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN/);
+  });
+
+  it("start with REDIS_URL or DATABASE_URL but no WhatsApp settings names what is missing, never a demo", async () => {
+    for (const env of [{ REDIS_URL: "redis://127.0.0.1:1" }, { DATABASE_URL: "postgres://127.0.0.1:1/x" }]) {
+      const { child, output } = run({ ...env, SHARPSHARP_DATA_DIR: "/nonexistent/never-used" }, "start");
+      const [code] = await once(child, "exit");
+      expect(code).toBe(2);
+      expect(output()).toMatch(/WHATSAPP_APP_SECRET/);
+      expect(output()).not.toMatch(/demo/i);
+    }
   });
 
   describe.skipIf(skipWithoutRedis)("with Redis", () => {
