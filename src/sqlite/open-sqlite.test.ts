@@ -20,6 +20,22 @@ afterEach(() => {
 const isRoot = process.getuid?.() === 0;
 
 describe("openSqliteDatabase", () => {
+  it("keeps what it creates to its owner: the directory 0700, the database, its WAL and the lock 0600", () => {
+    const dir = join(freshDir(), "private", "data");
+    const db = openSqliteDatabase({ dataDir: dir });
+    db.exec("CREATE TABLE t (v TEXT)");
+    db.prepare("INSERT INTO t VALUES (?)").run("2348012345678");
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    try {
+      expect(mode(dir)).toBe(0o700);
+      for (const file of ["sharpsharp.db", "sharpsharp.db-wal", "sharpsharp.db-shm", "sharpsharp.lock"]) {
+        expect(mode(join(dir, file)), file).toBe(0o600);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
   it("creates the directory, opens the file in WAL mode, and checkpoints it from another thread", async () => {
     const dir = join(freshDir(), "nested", "data");
     const db = openSqliteDatabase({ dataDir: dir, checkpointMs: 50 });

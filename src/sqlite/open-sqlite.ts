@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { startCheckpointer } from "./checkpointer.js";
@@ -43,7 +43,8 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
   const dir = resolve(options.dataDir);
   const path = join(dir, options.fileName ?? "sharpsharp.db");
   try {
-    mkdirSync(dir, { recursive: true });
+    // Conversations and customers' numbers live here: a directory this process makes is its owner's only.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     accessSync(dir, constants.W_OK);
   } catch (error) {
     throw new SqliteUnavailableError(
@@ -58,10 +59,13 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     // connection closes, which the OS ends with the process (even on kill -9), so a second
     // process on the same data directory fails here instead of racing the first.
     owner = new Database(join(dir, "sharpsharp.lock"), { timeout: 0 });
+    ownerOnly(join(dir, "sharpsharp.lock"));
     owner.pragma("locking_mode = EXCLUSIVE");
     owner.exec("CREATE TABLE IF NOT EXISTS owner (pid INTEGER NOT NULL)");
     owner.prepare("INSERT INTO owner (pid) VALUES (?)").run(process.pid);
     db = new Database(path, { timeout: 5000 });
+    // SQLite gives the -wal and -shm files it makes later the database file's permissions.
+    ownerOnly(path);
     // Small pages: each commit writes every page it touched to the WAL in full, and inserts
     // under random keys (message ids, conversations) touch many; 1 KiB pages cut those bytes.
     // Takes effect only when the file is created.
@@ -106,6 +110,11 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     return opened;
   };
   return opened;
+}
+
+/** Read and write for the owner only (0600), for the file and its -wal and -shm if they exist. */
+function ownerOnly(path: string): void {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 /** True for SQLite errors that mean "nothing can be written now" (full disk, read-only, I/O). */
