@@ -278,3 +278,16 @@ describe("parseWebhook on the message types without a shared fixture", () => {
     expect(message).toMatchObject({ type: "system", customer: { waId: "2348012345678" } });
   });
 });
+
+describe("parseWebhook on text no store can hold", () => {
+  it("replaces NUL and lone surrogates in what the customer sent, before anything is recorded", () => {
+    const body = JSON.parse(
+      JSON.stringify(fixtureJson("inbound-text")).replace(
+        /"body":"[^"]*"/,
+        '"body":"abeg\\u0000 \\ud83d check"',
+      ),
+    ) as unknown;
+    const [message] = parseWebhook(body, options).messages;
+    expect(message?.text).toBe("abeg\uFFFD \uFFFD check");
+  });
+});

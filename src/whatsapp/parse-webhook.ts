@@ -10,6 +10,7 @@ import {
   statusSchema,
   webhookEnvelopeSchema,
 } from "./webhook-schema.js";
+import { wellFormedJson } from "./well-formed-text.js";
 
 export interface ParseWebhookOptions {
   /** The tenant whose app secret verified the body. */
@@ -85,9 +86,10 @@ function statusEvent(
  * item inside a valid envelope is reported in `dropped` instead, so one odd
  * message never costs the others.
  */
-export function parseWebhook(body: unknown, options: ParseWebhookOptions): ParsedWebhook {
-  if (nestedDeeperThan(body, MAX_DEPTH))
-    throw new WebhookShapeError(`nested deeper than ${MAX_DEPTH} levels`);
+export function parseWebhook(raw: unknown, options: ParseWebhookOptions): ParsedWebhook {
+  if (nestedDeeperThan(raw, MAX_DEPTH)) throw new WebhookShapeError(`nested deeper than ${MAX_DEPTH} levels`);
+  // Before anything is read from it: every message, event and log line downstream is well-formed text.
+  const body = wellFormedJson(raw);
   const envelope = webhookEnvelopeSchema.safeParse(body);
   if (!envelope.success) throw new WebhookShapeError(firstIssue(envelope.error));
   const { receivedAt } = options;

@@ -44,7 +44,11 @@ describe("sharpsharp ingress (the built CLI)", () => {
   });
 
   it("start with REDIS_URL or DATABASE_URL but no WhatsApp settings names what is missing, never a demo", async () => {
-    for (const env of [{ REDIS_URL: "redis://127.0.0.1:1" }, { DATABASE_URL: "postgres://127.0.0.1:1/x" }]) {
+    const shared: Record<string, string>[] = [
+      { REDIS_URL: "redis://127.0.0.1:1" },
+      { DATABASE_URL: "postgres://127.0.0.1:1/x" },
+    ];
+    for (const env of shared) {
       const { child, output } = run({ ...env, SHARPSHARP_DATA_DIR: "/nonexistent/never-used" }, "start");
       const [code] = await once(child, "exit");
       expect(code).toBe(2);
