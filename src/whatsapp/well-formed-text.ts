@@ -14,11 +14,32 @@ export function wellFormedText(text: string): string {
  * change are returned as they are.
  */
 export function wellFormedJson(value: unknown): unknown {
+  // Nearly every body is clean: one walk that allocates nothing says so.
+  return holdsIllFormed(value) ? rebuilt(value) : value;
+}
+
+function holdsIllFormed(value: unknown): boolean {
+  if (typeof value === "string") {
+    ILL_FORMED.lastIndex = 0;
+    return ILL_FORMED.test(value);
+  }
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsIllFormed(item)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (holdsIllFormed(key) || holdsIllFormed((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+function rebuilt(value: unknown): unknown {
   if (typeof value === "string") return wellFormedText(value);
   if (Array.isArray(value)) {
     let changed = false;
     const items = value.map((item) => {
-      const clean = wellFormedJson(item);
+      const clean = rebuilt(item);
       if (clean !== item) changed = true;
       return clean;
     });
@@ -28,7 +49,7 @@ export function wellFormedJson(value: unknown): unknown {
   let changed = false;
   const entries = Object.entries(value).map(([key, item]) => {
     const cleanKey = wellFormedText(key);
-    const clean = wellFormedJson(item);
+    const clean = rebuilt(item);
     if (clean !== item || cleanKey !== key) changed = true;
     return [cleanKey, clean] as const;
   });
