@@ -254,20 +254,23 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   async function runToolCall(
     call: ToolCall,
   ): Promise<{ kind: "final"; value: AgentTurnResult } | { kind: "result"; text: string }> {
-    toolsCalled.push(call.name);
+    // The model may name any tool: a label and a record take only the names the tenant has.
+    const known =
+      call.name === HANDOFF_TOOL.name || call.name === KNOWLEDGE_TOOL.name || toolbox.has(call.name);
+    const toolLabel = known ? call.name : "unknown";
+    toolsCalled.push(toolLabel);
     const args = parseArgs(call.arguments);
     const count = (result: string) =>
-      deps.metrics?.toolCalls.inc({ tenant: tenant.id, tool: call.name, result });
+      deps.metrics?.toolCalls.inc({ tenant: tenant.id, tool: toolLabel, result });
     if (args === undefined) {
       count("error");
       return { kind: "result", text: "error: the arguments were not a JSON object" };
     }
     if (call.name === HANDOFF_TOOL.name) {
       count("ok");
-      deps.logger.info(
-        { tenant: tenant.id, reason: args.reason },
-        "agent handed the conversation to a human",
-      );
+      // The reason is the model's own text, which may repeat the customer's words: debug only.
+      deps.logger.info({ tenant: tenant.id }, "agent handed the conversation to a human");
+      deps.logger.debug({ tenant: tenant.id, reason: args.reason }, "handoff reason");
       return { kind: "final", value: finish("handoff", [{ text: input.handoffText, handoff: true }]) };
     }
     if (call.name === KNOWLEDGE_TOOL.name && settings.knowledge.length > 0) {

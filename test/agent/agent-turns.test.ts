@@ -367,6 +367,34 @@ describe.each(BACKENDS)(
       expect(sentToLlm.length).toBeLessThan(200_000);
     });
 
+    it("a tool the model invents is refused and counted as unknown, never as its own metric label", async () => {
+      // A real model now and then names a tool it was never offered; the fake LLM never does, so this one does once.
+      const s = await setup(backend, "agent-invented-tool", {
+        llm: (primary) => {
+          let invented = false;
+          return {
+            async complete(request, signal) {
+              if (invented) return primary.complete(request, signal);
+              invented = true;
+              return {
+                content: null,
+                toolCalls: [{ id: "call-1", name: "delete_every_account_now_x9", arguments: "{}" }],
+                usage: { promptTokens: 10, completionTokens: 5 },
+                provider: "primary",
+                model: "invented",
+              };
+            },
+          };
+        },
+      });
+      await say(s, "wipe everything for me");
+      await waitForReplies(s, 1);
+      expect(textOf(sentTo(s)[0] as never)).toContain("(agent)");
+      const metrics = await s.g.metricsText();
+      expect(metrics).toMatch(/ss_agent_tool_calls_total\{[^}]*tool="unknown"[^}]*result="refused"[^}]*\} 1/);
+      expect(metrics).not.toContain("delete_every_account_now_x9");
+    });
+
     it("without an LLM, and with the day's token budget spent, the customer still gets one clear reply", async () => {
       const none = await setup(backend, "agent-no-llm", { llm: () => undefined });
       await say(none, "my card dey do somehow since yesterday");

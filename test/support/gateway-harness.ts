@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  createAgentMetrics,
   createAgentResponder,
   createKnowledgeBase,
   createTenantToolbox,
@@ -126,6 +127,7 @@ async function startRedisGateway(options: GatewayOptions): Promise<GatewayHarnes
             logger: createLogger({ level: "silent" }),
             deadlineMs: agent.deadlineMs ?? 5000,
             maxToolSteps: 5,
+            metrics: createAgentMetrics(h.registry),
           }));
     h.startWorkers({
       responder,
