@@ -6,6 +6,7 @@ import {
   createFailFastRedis,
   describeRedisUrl,
   MINIMUM_REDIS_VERSION,
+  redisEvictionPolicy,
   redisTooOld,
 } from "../queue/redis/index.js";
 import { StartupError } from "./errors.js";
@@ -72,4 +73,31 @@ export function requireRedisUrl(config: AppConfig, role: string): string {
     );
   }
   return config.redis.url;
+}
+
+/**
+ * Refuses to go on when Redis may evict keys (maxmemory-policy other than
+ * noeviction): under memory pressure it would delete queued messages and
+ * dedupe marks silently. REDIS_ALLOW_EVICTION=on starts anyway, loudly.
+ */
+export async function refuseEviction(redis: Redis, config: AppConfig, logger: Logger): Promise<void> {
+  const policy = await redisEvictionPolicy(redis);
+  if (policy === undefined) {
+    logger.warn("could not read Redis's maxmemory-policy; make sure it is noeviction");
+    return;
+  }
+  if (policy === "noeviction") return;
+  const why =
+    `Redis's maxmemory-policy is ${policy}: when Redis runs out of memory it deletes keys, ` +
+    "which here are acknowledged messages, dedupe marks and locks, without an error";
+  if (!config.redis.allowEviction) {
+    throw new StartupError(
+      `${why}. Set maxmemory-policy noeviction (CONFIG SET maxmemory-policy noeviction, and in redis.conf), ` +
+        "or REDIS_ALLOW_EVICTION=on to start anyway.",
+    );
+  }
+  logger.error(
+    { alert: "redis_may_evict", policy },
+    `${why}; starting anyway because REDIS_ALLOW_EVICTION=on`,
+  );
 }

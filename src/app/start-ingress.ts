@@ -6,7 +6,7 @@ import { createIngressMetrics, createLogger, type Logger } from "../observabilit
 import type { QueueStatus } from "../queue/index.js";
 import { createRedisBackend } from "./backends/redis.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
-import { warnIfVolatile } from "./redis-connection.js";
+import { refuseEviction, warnIfVolatile } from "./redis-connection.js";
 
 export interface RunningIngress {
   readonly url: string;
@@ -60,6 +60,7 @@ export async function startIngress(
     opened.push(() => app.close());
     // Listening before Redis answers would turn the first webhooks away (503) until Meta's backoff.
     await untilReady(backend.ingress.status, logger);
+    await refuseEviction(backend.redis, config, logger);
     await app.listen({ host: config.server.host, port: config.server.port });
     const url = listeningUrl(config, app);
     const tenants = config.tenants.map((tenant) => tenant.id);

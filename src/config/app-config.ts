@@ -36,7 +36,12 @@ export interface LlmProviderConfig {
 /** The whole validated, frozen configuration. Nothing else reads process.env. */
 export interface AppConfig {
   readonly server: ServerLimits & { readonly host: string; readonly port: number };
-  readonly redis: { readonly url: string | undefined; readonly prefix: string };
+  readonly redis: {
+    readonly url: string | undefined;
+    readonly prefix: string;
+    /** Start even when Redis's maxmemory-policy may evict keys (REDIS_ALLOW_EVICTION=on); default false. */
+    readonly allowEviction: boolean;
+  };
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly graph: { readonly baseUrl: string; readonly version: string };

@@ -83,6 +83,8 @@ export const envSchema = z.object({
   WEBHOOK_DEDUPE_TTL_HOURS: integer(168, 24 * 90).default(192),
   /** Whether the ingress process also turns due conversations into BullMQ turn jobs. */
   INGRESS_TURN_SCHEDULER: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
+  // Redis may delete keys under memory pressure unless its maxmemory-policy is noeviction; on: start anyway.
+  REDIS_ALLOW_EVICTION: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("off"),
   /**
    * How long a worker's hold on a job (BullMQ lock) and on a conversation (turn lock) lasts without
    * renewal, ms: a worker that dies leaves its work to others after this. Longer than any turn takes.

@@ -263,7 +263,11 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       idleTimeoutMs: parsedEnv.INGRESS_IDLE_TIMEOUT_MS,
       maxConnections: parsedEnv.INGRESS_MAX_CONNECTIONS,
     },
-    redis: { url: parsedEnv.REDIS_URL, prefix: parsedEnv.REDIS_PREFIX },
+    redis: {
+      url: parsedEnv.REDIS_URL,
+      prefix: parsedEnv.REDIS_PREFIX,
+      allowEviction: parsedEnv.REDIS_ALLOW_EVICTION === "on",
+    },
     databaseUrl: parsedEnv.DATABASE_URL,
     dataDir: parsedEnv.SHARPSHARP_DATA_DIR,
     graph: {

@@ -4,6 +4,7 @@ export {
   checkRedisPersistence,
   MINIMUM_REDIS_VERSION,
   type PersistenceVerdict,
+  redisEvictionPolicy,
   redisTooOld,
 } from "./persistence-check.js";
 export { createFailFastRedis, describeRedisUrl, type RedisConnectionOptions } from "./redis-connection.js";

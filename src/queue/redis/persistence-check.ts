@@ -36,3 +36,22 @@ export async function redisTooOld(redis: Redis): Promise<string | undefined> {
   const [needMajor = 0, needMinor = 0] = MINIMUM_REDIS_VERSION.split(".").map(Number);
   return major < needMajor || (major === needMajor && minor < needMinor) ? version : undefined;
 }
+
+/**
+ * Redis's `maxmemory-policy`, or undefined when it cannot be read. Anything
+ * but `noeviction` lets Redis delete keys under memory pressure: queued
+ * messages, dedupe marks and locks would vanish without an error.
+ */
+export async function redisEvictionPolicy(redis: Redis): Promise<string | undefined> {
+  try {
+    const [, policy] = (await redis.config("GET", "maxmemory-policy")) as [string, string];
+    if (policy !== undefined) return policy;
+  } catch {
+    // CONFIG is often disabled on managed services; INFO still says.
+  }
+  try {
+    return /maxmemory_policy:(\S+)/.exec(await redis.info("memory"))?.[1];
+  } catch {
+    return undefined;
+  }
+}

@@ -95,15 +95,18 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const completeMessages = script(COMPLETE).bind(redis);
   // One listener however many requests wait for the connection to come back.
   let nextReady: Promise<void> | undefined;
-  const connected = (): Promise<void> =>
-    redis.status === "ready"
-      ? Promise.resolve()
-      : (nextReady ??= new Promise<void>((resolve) =>
-          redis.once("ready", () => {
-            nextReady = undefined;
-            resolve();
-          }),
-        ));
+  const connected = (): Promise<void> => {
+    if (redis.status === "ready") return Promise.resolve();
+    if (nextReady === undefined) {
+      nextReady = new Promise<void>((resolve) =>
+        redis.once("ready", () => {
+          nextReady = undefined;
+          resolve();
+        }),
+      );
+    }
+    return nextReady;
+  };
 
   const turns = new Queue<TurnJob>(QUEUE_NAMES.turns, { connection: redis, prefix });
   const events = new Queue<InboundEvent>(QUEUE_NAMES.events, { connection: redis, prefix });
