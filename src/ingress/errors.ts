@@ -9,17 +9,14 @@ export const ingressErrorCatalog = {
   badSignature: {
     code: "SS_INGRESS_BAD_SIGNATURE",
     httpStatus: 403,
-    meaning: "X-Hub-Signature-256 is missing, malformed or does not match the body; nothing was recorded.",
+    meaning:
+      "X-Hub-Signature-256 is missing, malformed or does not match the body, or the URL names no configured tenant (the same answer, so tenant ids cannot be probed); nothing was recorded.",
   },
   verificationFailed: {
     code: "SS_INGRESS_VERIFICATION_FAILED",
     httpStatus: 403,
-    meaning: "The verification GET had the wrong hub.mode, the wrong hub.verify_token or no hub.challenge.",
-  },
-  unknownTenant: {
-    code: "SS_INGRESS_UNKNOWN_TENANT",
-    httpStatus: 404,
-    meaning: "No tenant with that id is configured (or /webhook was called with no `default` tenant).",
+    meaning:
+      "The verification GET had the wrong hub.mode, the wrong hub.verify_token or no hub.challenge, or named no configured tenant.",
   },
   bodyTooLarge: {
     code: "SS_INGRESS_BODY_TOO_LARGE",

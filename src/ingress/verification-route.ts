@@ -30,7 +30,8 @@ export function registerVerificationRoute(
     const tenant = tenants.find((request.params as { tenant?: string }).tenant);
     if (tenant === undefined) {
       metrics.requests.inc({ route: "verify", outcome: "unknown_tenant" });
-      return replyError(reply, "unknownTenant", "unknown tenant");
+      // Answered as a failed verification, so nobody can tell which tenant ids exist.
+      return replyError(reply, "verificationFailed", "verification failed");
     }
     const query = request.query as VerificationQuery;
     const challenge = query["hub.challenge"];

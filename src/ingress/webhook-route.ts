@@ -83,8 +83,9 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
     const receivedAt = deps.now();
     const tenant = deps.tenants.find((request.params as { tenant?: string }).tenant);
     if (tenant === undefined) {
+      // Answered as a bad signature, so nobody can tell which tenant ids exist; the metric still says.
       req[OUTCOME] = "unknown_tenant";
-      return replyError(reply, "unknownTenant", "unknown tenant");
+      return replyError(reply, "badSignature", "invalid signature");
     }
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     if (!isValidSignature(raw, request.headers["x-hub-signature-256"], tenant.appSecret)) {

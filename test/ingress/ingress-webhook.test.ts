@@ -140,7 +140,7 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
     expect(await h.admin.ttl(`${h.prefix}:wamid:default:${spec.wamid}`)).toBeGreaterThan(7 * 24 * 3600);
   });
 
-  it("routes /webhook/:tenant with that tenant's secret, and 404s an unknown tenant", async () => {
+  it("routes /webhook/:tenant with that tenant's secret, and answers an unknown tenant as a bad signature", async () => {
     const body = textWebhook([
       [{ wamid: "wamid.tenant.1", from: "2348020000100", timestamp: 1795170500, text: "hi" }],
     ]);
@@ -149,7 +149,19 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
     expect((await inboxOf("mama-put:106540352242922:2348020000100")).map((m) => m.tenantId)).toEqual([
       "mama-put",
     ]);
-    expect((await h.post(body, { tenant: "nobody" })).statusCode).toBe(404);
+    // The same status and body as a wrong secret for a real tenant: tenant ids cannot be probed.
+    const unknown = await h.post(body, { tenant: "nobody" });
+    const wrongSecret = await h.post(body, { tenant: "mama-put" });
+    expect(unknown.statusCode).toBe(403);
+    expect(unknown.body).toBe(wrongSecret.body);
+    const verify = (tenant: string) =>
+      h.app.inject({
+        method: "GET",
+        url: `/webhook/${tenant}?hub.mode=subscribe&hub.verify_token=guess&hub.challenge=1`,
+      });
+    const [unknownVerify, wrongToken] = await Promise.all([verify("nobody"), verify("mama-put")]);
+    expect(unknownVerify.statusCode).toBe(403);
+    expect(unknownVerify.body).toBe(wrongToken.body);
   });
 
   describe("signature", () => {
