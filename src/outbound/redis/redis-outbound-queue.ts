@@ -53,8 +53,10 @@ export function createRedisOutboundQueue(options: RedisOutboundQueueOptions): Re
   const jobOptions: JobsOptions = {
     // Waits and retries are the sender's own (see OutboundJob); BullMQ's attempts are not spent.
     attempts: 1,
-    removeOnComplete: { age: options.dedupeSeconds ?? 86_400 },
-    removeOnFail: { age: options.keepFailedSeconds ?? 7 * 86_400 },
+    // A completed job is the dedupe of its reply (a retried turn enqueues it again): kept a day, and
+    // at most a million of them (over 3 h at 80 sends/s), so Redis's memory stays bounded at any rate.
+    removeOnComplete: { age: options.dedupeSeconds ?? 86_400, count: 1_000_000 },
+    removeOnFail: { age: options.keepFailedSeconds ?? 7 * 86_400, count: 10_000 },
   };
   return {
     queue,
