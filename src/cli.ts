@@ -64,17 +64,20 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-/** Closes `running` on SIGTERM/SIGINT, then exits 0 (1 if closing fails or takes over 10 s). */
-function closeOnSignals(logger: Logger, running: { close(): Promise<void> }): void {
+/**
+ * Closes `running` on SIGTERM/SIGINT, then exits 0 (1 if closing fails or takes over `forceAfterMs`,
+ * which leaves room for the grace period running work is given).
+ */
+function closeOnSignals(logger: Logger, running: { close(): Promise<void> }, forceAfterMs = 10_000): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: finishing the work in flight");
     const force = setTimeout(() => {
-      logger.error("shutdown took longer than 10 s; exiting");
+      logger.error(`shutdown took longer than ${forceAfterMs / 1000} s; exiting`);
       process.exit(1);
-    }, 10_000);
+    }, forceAfterMs);
     force.unref();
     running.close().then(
       () => {
@@ -125,7 +128,7 @@ async function run(
               ...(outboundConcurrency === undefined ? {} : { outboundConcurrency }),
             })
           : await startAll(config, { logger });
-  closeOnSignals(logger, running);
+  closeOnSignals(logger, running, config.shutdownGraceMs + 10_000);
 }
 
 /** `sharpsharp start` with nothing WhatsApp configured: the demo (see src/demo). */

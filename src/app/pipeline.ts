@@ -1,6 +1,6 @@
 import type { Registry } from "prom-client";
 import { createGatewayResponder, type LlmClient } from "../agent/index.js";
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, GRAPH_SEND_TIMEOUT_MS } from "../config/index.js";
 import {
   createGraphTypingIndicator,
   createTurnJobHandler,
@@ -33,7 +33,7 @@ export interface PipelineRunOptions {
   readonly outboundConcurrency?: number;
   /** Status and other webhook events in flight; default 16. */
   readonly eventsConcurrency?: number;
-  /** How long shutdown waits for running jobs, ms; default 8,000. */
+  /** How long shutdown waits for running jobs, ms; default config.shutdownGraceMs. */
   readonly graceMs?: number;
   /** Graph API call timeout, ms; default 10,000. */
   readonly graphTimeoutMs?: number;
@@ -99,7 +99,7 @@ export async function startPipeline(
         ...(recorders === undefined ? {} : { onTurnDecision: recorders.onTurnDecision }),
         ...(options.llm === undefined ? {} : { llm: options.llm }),
       });
-    const graph = createGraphClients(config, options.graphTimeoutMs ?? 10_000);
+    const graph = createGraphClients(config, options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS);
     opened.push(() => graph.close());
     const handlers = createJobHandlers(config, {
       ...ports,
@@ -119,7 +119,9 @@ export async function startPipeline(
       outboundConcurrency: options.outboundConcurrency ?? 16,
       eventsConcurrency: options.eventsConcurrency ?? 16,
     });
-    opened.push(() => closeWithinGrace(runners, options.graceMs ?? 8000, logger, options.abandoned));
+    opened.push(() =>
+      closeWithinGrace(runners, options.graceMs ?? config.shutdownGraceMs, logger, options.abandoned),
+    );
     return { messageLog: log, close: () => opened.close() };
   } catch (error) {
     await opened.close();

@@ -50,6 +50,8 @@ export interface AppConfig {
     | (LlmProviderConfig & { readonly fallback: LlmProviderConfig | undefined; readonly timeoutMs: number })
     | undefined;
   readonly agent: { readonly deadlineMs: number; readonly maxToolSteps: number };
+  /** How long shutdown waits for running jobs, ms; default AGENT_DEADLINE_MS + 10,000 (a turn and its send). */
+  readonly shutdownGraceMs: number;
   readonly stt:
     | { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string | undefined }
     | undefined;

@@ -61,6 +61,8 @@ export const envSchema = z.object({
   AGENT_DEADLINE_MS: integer(1000, 300_000).default(25_000),
   /** Most LLM tool-call rounds in one agent turn. */
   AGENT_MAX_TOOL_STEPS: integer(1, 20).default(5),
+  // How long shutdown lets running turns finish; unset: the agent deadline plus a send's timeout.
+  SHUTDOWN_GRACE_MS: integer(0, 600_000).optional(),
   STT_BASE_URL: httpUrl.optional(),
   STT_API_KEY: z.string().optional(),
   STT_MODEL: z.string().optional(),

@@ -8,7 +8,13 @@ export {
 export { deepFreeze } from "./deep-freeze.js";
 export { type LogLevel, SECRET_ENV_NAMES } from "./env-schema.js";
 export { ConfigError, configErrorCatalog } from "./errors.js";
-export { type LoadConfigOptions, loadConfig, loadConfigFromProcess, loadDevToolEnv } from "./load-config.js";
+export {
+  GRAPH_SEND_TIMEOUT_MS,
+  type LoadConfigOptions,
+  loadConfig,
+  loadConfigFromProcess,
+  loadDevToolEnv,
+} from "./load-config.js";
 export {
   chooseStartMode,
   DEMO_PASSTHROUGH_NAMES,

@@ -252,6 +252,18 @@ describe("loadConfig", () => {
     expect(config.tenants[0]?.secrets).toEqual({ SHOP_API_KEY: "shop-key", SMS_GATEWAY_KEY: "sms-key" });
   });
 
+  it("gives shutdown long enough for an agent turn and its send, unless SHUTDOWN_GRACE_MS says otherwise", () => {
+    const base = { WHATSAPP_APP_SECRET: "s", WHATSAPP_VERIFY_TOKEN: "v" };
+    expect(loadConfig({ env: base, cwd: emptyDir() }).shutdownGraceMs).toBe(25_000 + 10_000);
+    expect(
+      loadConfig({ env: { ...base, AGENT_DEADLINE_MS: "60000", WORKER_LOCK_MS: "70000" }, cwd: emptyDir() })
+        .shutdownGraceMs,
+    ).toBe(70_000);
+    expect(loadConfig({ env: { ...base, SHUTDOWN_GRACE_MS: "5000" }, cwd: emptyDir() }).shutdownGraceMs).toBe(
+      5000,
+    );
+  });
+
   it("says which file is missing or unreadable", () => {
     const dir = emptyDir();
     expect(

@@ -7,6 +7,9 @@ import { readTenantsFile } from "./read-tenants-file.js";
 import { checkTenantEnvAccess } from "./tenant-env-access.js";
 import { FORBIDDEN_SECRET_KEYS, type TenantFileEntry, tenantsFileSchema } from "./tenants-file-schema.js";
 
+/** The Graph API call timeout the composition roots use (app/pipeline.ts), ms. */
+export const GRAPH_SEND_TIMEOUT_MS = 10_000;
+
 export interface LoadConfigOptions {
   /** Usually process.env; only config/ is allowed to read it. */
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -289,6 +292,8 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
             timeoutMs: parsedEnv.LLM_TIMEOUT_MS,
           },
     agent: { deadlineMs: parsedEnv.AGENT_DEADLINE_MS, maxToolSteps: parsedEnv.AGENT_MAX_TOOL_STEPS },
+    // A turn cut off at shutdown runs again elsewhere; long enough by default for one to finish and send.
+    shutdownGraceMs: parsedEnv.SHUTDOWN_GRACE_MS ?? parsedEnv.AGENT_DEADLINE_MS + GRAPH_SEND_TIMEOUT_MS,
     stt: optionalService(parsedEnv.STT_BASE_URL, parsedEnv.STT_API_KEY, parsedEnv.STT_MODEL),
     ingress: {
       enqueueTimeoutMs: parsedEnv.INGRESS_ENQUEUE_TIMEOUT_MS,
