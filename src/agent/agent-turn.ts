@@ -140,11 +140,32 @@ function parseArgs(raw: string): Record<string, unknown> | undefined {
   }
 }
 
-function summarize(description: string, args: Record<string, unknown>): string {
+function summarize(description: string, args: Readonly<Record<string, unknown>>): string {
   const shown = Object.entries(args)
     .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
     .join(", ");
-  return `${description}${shown === "" ? "" : ` (${shown})`}`.slice(0, 900);
+  return `${description}${shown === "" ? "" : ` (${shown})`}`;
+}
+
+const CONFIRM_LEAD = "Abeg confirm make I do this for you: ";
+/** Meta's limits: 1,024 characters for an interactive body, 4,096 for a text message. */
+const INTERACTIVE_BODY_MAX = 1024;
+const TEXT_BODY_MAX = 4096;
+
+/**
+ * The Confirm question for a summary, never cut: one interactive message when
+ * it fits Meta's limit, else the whole summary as a text message and the
+ * buttons after it; undefined when not even a text message can hold it.
+ */
+function confirmQuestion(summary: string, buttons: TurnReply["buttons"]): TurnReply[] | undefined {
+  if (CONFIRM_LEAD.length + summary.length <= INTERACTIVE_BODY_MAX) {
+    return [{ text: `${CONFIRM_LEAD}${summary}`, ...(buttons === undefined ? {} : { buttons }) }];
+  }
+  if (CONFIRM_LEAD.length + summary.length > TEXT_BODY_MAX) return undefined;
+  return [
+    { text: `${CONFIRM_LEAD}${summary}` },
+    { text: "Abeg confirm the request above.", ...(buttons === undefined ? {} : { buttons }) },
+  ];
 }
 
 /**
@@ -308,12 +329,20 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       });
     }
     if (toolbox.needsConfirm(call.name)) {
-      const summary = summarize(toolbox.describe(call.name), args);
+      // The customer confirms exactly what will be sent: the checked arguments, each shown whole.
+      const summary = summarize(toolbox.describe(call.name), checked.args);
+      if (confirmQuestion(summary, undefined) === undefined) {
+        count("refused");
+        return {
+          kind: "result",
+          text: "error: the request is too long to show the customer for confirmation",
+        };
+      }
       const action = await deps.pending.create(
         input.conversationKey,
         {
           toolName: call.name,
-          args,
+          args: checked.args,
           idempotencyKey: idempotencyKey as string,
           summary,
           createdAt: Date.now(),
@@ -323,15 +352,13 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       count("confirm_asked");
       return {
         kind: "final",
-        value: finish("confirm", [
-          {
-            text: `Abeg confirm make I do this for you: ${summary}`,
-            buttons: [
-              { id: `${CONFIRM_PREFIX}${action.id}`, title: "Confirm" },
-              { id: `${CANCEL_PREFIX}${action.id}`, title: "Cancel" },
-            ],
-          },
-        ]),
+        value: finish(
+          "confirm",
+          confirmQuestion(summary, [
+            { id: `${CONFIRM_PREFIX}${action.id}`, title: "Confirm" },
+            { id: `${CANCEL_PREFIX}${action.id}`, title: "Cancel" },
+          ]) ?? [],
+        ),
       };
     }
     const outcome = await toolbox.execute(
