@@ -19,6 +19,11 @@ export interface SendRateLimitOptions {
   readonly pairLimit?: Partial<PairLimit>;
   /** Slots further away than this are not reserved (the job is delayed instead), ms; default 1,000. */
   readonly horizonMs?: number;
+  /**
+   * Sends per second of each business number that has its own (its tenant's `throughputMps`), so one
+   * tenant's setting never paces another's numbers; a number not listed gets `throughputMps`.
+   */
+  readonly throughputMpsByNumber?: ReadonlyMap<string, number>;
 }
 
 export const DEFAULT_THROUGHPUT_MPS = 80;
@@ -49,4 +54,17 @@ export function resolveSendRateLimits(options: SendRateLimitOptions): GcraLimits
     pairTolerance: (pair.burst - 1) * pair.intervalMs,
     horizonMs: options.horizonMs ?? 1000,
   };
+}
+
+/** The limits of each number: its own rate when it has one, else the default's. */
+export function resolveSendRateLimitsByNumber(
+  options: SendRateLimitOptions,
+): (phoneNumberId: string) => GcraLimits {
+  const fallback = resolveSendRateLimits(options);
+  const own = new Map<string, GcraLimits>();
+  for (const [phoneNumberId, throughputMps] of options.throughputMpsByNumber ?? []) {
+    // A burst given for all numbers holds for each; else each number's follows its own rate.
+    own.set(phoneNumberId, resolveSendRateLimits({ ...options, throughputMps }));
+  }
+  return (phoneNumberId) => own.get(phoneNumberId) ?? fallback;
 }

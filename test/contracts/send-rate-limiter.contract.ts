@@ -34,6 +34,29 @@ export function describeSendRateLimiterContract(
       expect(await limiter.reserve("pn9", "234801")).toEqual({ granted: true, waitMs: 0 });
     });
 
+    it("paces each number at its own tenant's rate, and an unlisted number at the default", async () => {
+      // pn-fast: 1,000/s (1 ms apart); pn-slow: 10/s (100 ms apart); burst 1 for both.
+      const limiter = await open({
+        throughputMps: 10,
+        throughputBurst: 1,
+        throughputMpsByNumber: new Map([
+          ["pn-fast", 1000],
+          ["pn-slow", 10],
+        ]),
+      });
+      const waits = async (number: string) => {
+        const found: number[] = [];
+        for (let i = 0; i < 4; i++) found.push((await limiter.reserve(number, `23481${i}`)).waitMs);
+        return found;
+      };
+      const fast = await waits("pn-fast");
+      const slow = await waits("pn-slow");
+      const unlisted = await waits("pn-other");
+      expect(Math.max(...fast)).toBeLessThanOrEqual(10);
+      expect(slow[3]).toBeGreaterThanOrEqual(250);
+      expect(unlisted[3]).toBeGreaterThanOrEqual(250);
+    });
+
     it("paces one number's throughput after its burst, and no other number's", async () => {
       const limiter = await open({ throughputMps: 100, throughputBurst: 3 });
       // Each wait counts from its own call; adding the time since the first call puts the slots on one

@@ -36,6 +36,7 @@ import {
 } from "../../sqlite/index.js";
 import { createSqliteMessageStore } from "../../store/sqlite/index.js";
 import type { Backend, JobHandlers, JobRunOptions, WorkerPorts } from "./backend.js";
+import { throughputOf } from "./throughput.js";
 
 export interface EmbeddedBackendOptions {
   readonly logger: Logger;
@@ -132,9 +133,8 @@ function onFile(
     outboundQueue,
     sender: {
       order,
-      // One process sends everything: the strictest tenant's rate keeps every number inside Meta's limit.
       limiter: createLocalSendRateLimiter({
-        throughputMps: Math.min(...config.tenants.map((tenant) => tenant.throughputMps)),
+        ...throughputOf(config),
       }),
       pause,
     },

@@ -18,6 +18,7 @@ import {
 import { createRedisQueues, type RedisQueues, sampleJobQueues } from "../../queue/redis/index.js";
 import { closeRedis, connectRedis, requireRedisUrl } from "../redis-connection.js";
 import type { Backend, JobHandlers, JobRunOptions, WorkerPorts } from "./backend.js";
+import { throughputOf } from "./throughput.js";
 
 export interface RedisBackendOptions {
   readonly logger: Logger;
@@ -106,11 +107,10 @@ function openWorkerSide(config: AppConfig, logger: Logger, queues: RedisQueues, 
     outboundQueue,
     sender: {
       order,
-      // One limiter setting per process: the strictest tenant's keeps every number inside Meta's limit.
       limiter: createRedisSendRateLimiter({
         redis: bull,
         prefix,
-        throughputMps: Math.min(...config.tenants.map((tenant) => tenant.throughputMps)),
+        ...throughputOf(config),
       }),
       pause: createRedisTenantSendPause({ redis: bull, prefix }),
     },

@@ -1,5 +1,5 @@
 import type { SendRateLimiter } from "../ports.js";
-import { resolveSendRateLimits, type SendRateLimitOptions } from "../send-rate-limits.js";
+import { resolveSendRateLimitsByNumber, type SendRateLimitOptions } from "../send-rate-limits.js";
 
 export interface LocalSendRateLimiterOptions extends SendRateLimitOptions {
   /** Clock, ms since the epoch, fractional allowed; default performance's (sub-ms, like Redis's TIME). */
@@ -20,7 +20,7 @@ const PRUNE_EVERY = 1024;
  * a few 429-class answers, which the sender waits out as usual.
  */
 export function createLocalSendRateLimiter(options: LocalSendRateLimiterOptions = {}): SendRateLimiter {
-  const limits = resolveSendRateLimits(options);
+  const limitsOf = resolveSendRateLimitsByNumber(options);
   const now = options.now ?? (() => performance.timeOrigin + performance.now());
   const numberTats = new Map<string, number>();
   const pairTats = new Map<string, number>();
@@ -34,6 +34,7 @@ export function createLocalSendRateLimiter(options: LocalSendRateLimiterOptions 
   const stored = (ms: number) => Math.round(ms * 1000) / 1000;
   return {
     async reserve(phoneNumberId, customer) {
+      const limits = limitsOf(phoneNumberId);
       const at = now();
       const pairKey = `${phoneNumberId}:${customer}`;
       const numberTat = Math.max(at, numberTats.get(phoneNumberId) ?? 0);

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { SendRateLimiter } from "../ports.js";
-import { resolveSendRateLimits, type SendRateLimitOptions } from "../send-rate-limits.js";
+import { resolveSendRateLimitsByNumber, type SendRateLimitOptions } from "../send-rate-limits.js";
 import { createOutboundKeys } from "./outbound-keys.js";
 import { RESERVE_SEND_SLOT_LUA } from "./rate-limit-script.js";
 
@@ -15,14 +15,17 @@ type ReserveScript = (numberKey: string, pairKey: string, ...args: number[]) => 
 
 /** The Redis adapter of SendRateLimiter: one Lua script (see rate-limit-script.ts) per reservation. */
 export function createRedisSendRateLimiter(options: RedisSendRateLimiterOptions): SendRateLimiter {
-  const limits = resolveSendRateLimits(options);
-  const args = [
-    limits.numberInterval,
-    limits.numberTolerance,
-    limits.pairInterval,
-    limits.pairTolerance,
-    limits.horizonMs,
-  ];
+  const limitsOf = resolveSendRateLimitsByNumber(options);
+  const argsOf = (phoneNumberId: string) => {
+    const limits = limitsOf(phoneNumberId);
+    return [
+      limits.numberInterval,
+      limits.numberTolerance,
+      limits.pairInterval,
+      limits.pairTolerance,
+      limits.horizonMs,
+    ];
+  };
   const keys = createOutboundKeys(options.prefix);
   options.redis.defineCommand("ssReserveSendSlot", { numberOfKeys: 2, lua: RESERVE_SEND_SLOT_LUA });
   const reserve = (options.redis as unknown as Record<string, ReserveScript>)
@@ -33,7 +36,7 @@ export function createRedisSendRateLimiter(options: RedisSendRateLimiterOptions)
         options.redis,
         keys.numberRate(phoneNumberId),
         keys.pairRate(phoneNumberId, customer),
-        ...args,
+        ...argsOf(phoneNumberId),
       );
       return { granted: granted === 1, waitMs };
     },
