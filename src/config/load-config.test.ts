@@ -188,24 +188,25 @@ describe("loadConfig", () => {
       url: "https://shop.example/api",
       headers: { Authorization: { env } },
     });
+    const shop = (tools: unknown[]) => ({
+      id: "shop",
+      appSecretEnv: "SHOP_APP_SECRET",
+      verifyTokenEnv: "SHOP_VERIFY_TOKEN",
+      phoneNumberIds: ["106540352242922"],
+      allowedEnv: ["SMS_GATEWAY_KEY"],
+      tools,
+    });
     writeFileSync(
       join(dir, "sharpsharp.config.json"),
       JSON.stringify({
         tenants: [
-          {
-            id: "shop",
-            appSecretEnv: "SHOP_APP_SECRET",
-            verifyTokenEnv: "SHOP_VERIFY_TOKEN",
-            phoneNumberIds: ["106540352242922"],
-            allowedEnv: ["SMS_GATEWAY_KEY"],
-            tools: [
-              tool("a", "WHATSAPP_APP_SECRET"),
-              tool("b", "BANK_APP_SECRET"),
-              tool("c", "LLM_API_KEY"),
-              tool("d", "SHOP_API_KEY"),
-              tool("e", "SMS_GATEWAY_KEY"),
-            ],
-          },
+          shop([
+            tool("a", "WHATSAPP_APP_SECRET"),
+            tool("b", "BANK_APP_SECRET"),
+            tool("c", "LLM_API_KEY"),
+            tool("d", "SHOP_API_KEY"),
+            tool("e", "SMS_GATEWAY_KEY"),
+          ]),
           {
             id: "bank",
             appSecretEnv: "BANK_APP_SECRET",
@@ -236,16 +237,7 @@ describe("loadConfig", () => {
     writeFileSync(
       join(dir, "sharpsharp.config.json"),
       JSON.stringify({
-        tenants: [
-          {
-            id: "shop",
-            appSecretEnv: "SHOP_APP_SECRET",
-            verifyTokenEnv: "SHOP_VERIFY_TOKEN",
-            phoneNumberIds: ["106540352242922"],
-            allowedEnv: ["SMS_GATEWAY_KEY"],
-            tools: [tool("d", "SHOP_API_KEY"), tool("e", "SMS_GATEWAY_KEY")],
-          },
-        ],
+        tenants: [shop([tool("d", "SHOP_API_KEY"), tool("e", "SMS_GATEWAY_KEY")])],
       }),
     );
     const config = loadConfig({ env, cwd: dir });
