@@ -6,7 +6,7 @@ import { createIngressMetrics, createLogger, type Logger } from "../observabilit
 import type { QueueStatus } from "../queue/index.js";
 import { createRedisBackend } from "./backends/redis.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
-import { refuseEviction, warnIfVolatile } from "./redis-connection.js";
+import { refuseEviction, warnIfVolatile } from "./redis/index.js";
 
 export interface RunningIngress {
   readonly url: string;

@@ -16,7 +16,7 @@ import {
   createRedisTenantSendPause,
 } from "../../outbound/redis/index.js";
 import { createRedisQueues, type RedisQueues, sampleJobQueues } from "../../queue/redis/index.js";
-import { closeRedis, connectRedis, requireRedisUrl } from "../redis-connection.js";
+import { closeRedis, connectRedis, requireRedisUrl } from "../redis/index.js";
 import type { Backend, JobHandlers, JobRunOptions, WorkerPorts } from "./backend.js";
 import { throughputOf } from "./throughput.js";
 

@@ -1,6 +1,10 @@
 import type { Redis } from "ioredis";
 import type { SendRateLimiter } from "../ports.js";
-import { resolveSendRateLimitsByNumber, type SendRateLimitOptions } from "../send-rate-limits.js";
+import {
+  type GcraLimits,
+  resolveSendRateLimitsByNumber,
+  type SendRateLimitOptions,
+} from "../send-rate-limits.js";
 import { createOutboundKeys } from "./outbound-keys.js";
 import { RESERVE_SEND_SLOT_LUA } from "./rate-limit-script.js";
 
@@ -16,15 +20,22 @@ type ReserveScript = (numberKey: string, pairKey: string, ...args: number[]) => 
 /** The Redis adapter of SendRateLimiter: one Lua script (see rate-limit-script.ts) per reservation. */
 export function createRedisSendRateLimiter(options: RedisSendRateLimiterOptions): SendRateLimiter {
   const limitsOf = resolveSendRateLimitsByNumber(options);
+  // The script's arguments per set of limits, built once: a send's hot path allocates none.
+  const argsByLimits = new Map<GcraLimits, number[]>();
   const argsOf = (phoneNumberId: string) => {
     const limits = limitsOf(phoneNumberId);
-    return [
-      limits.numberInterval,
-      limits.numberTolerance,
-      limits.pairInterval,
-      limits.pairTolerance,
-      limits.horizonMs,
-    ];
+    let args = argsByLimits.get(limits);
+    if (args === undefined) {
+      args = [
+        limits.numberInterval,
+        limits.numberTolerance,
+        limits.pairInterval,
+        limits.pairTolerance,
+        limits.horizonMs,
+      ];
+      argsByLimits.set(limits, args);
+    }
+    return args;
   };
   const keys = createOutboundKeys(options.prefix);
   options.redis.defineCommand("ssReserveSendSlot", { numberOfKeys: 2, lua: RESERVE_SEND_SLOT_LUA });

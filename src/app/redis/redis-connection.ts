@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
-import type { AppConfig } from "../config/index.js";
-import type { Logger } from "../observability/index.js";
+import type { AppConfig } from "../../config/index.js";
+import type { Logger } from "../../observability/index.js";
 import {
   checkRedisPersistence,
   createFailFastRedis,
@@ -8,8 +8,8 @@ import {
   MINIMUM_REDIS_VERSION,
   redisEvictionPolicy,
   redisTooOld,
-} from "../queue/redis/index.js";
-import { StartupError } from "./errors.js";
+} from "../../queue/redis/index.js";
+import { StartupError } from "../errors.js";
 
 /** Warns once Redis answers if it keeps nothing on disk or is too old. */
 export function warnIfVolatile(redis: Redis, logger: Logger): void {

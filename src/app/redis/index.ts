@@ -1,0 +1,7 @@
+export {
+  closeRedis,
+  connectRedis,
+  refuseEviction,
+  requireRedisUrl,
+  warnIfVolatile,
+} from "./redis-connection.js";
