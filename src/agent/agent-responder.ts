@@ -1,12 +1,15 @@
 import type { TenantConfig } from "../config/index.js";
 import {
   type ConversationStateStore,
+  keepLeaseAlive,
   type Responder,
   ResponderBusyError,
   type TurnDecision,
   type TurnDecisionHook,
   type TurnInput,
   type TurnReply,
+  turnIdFor,
+  unjournaledSteps,
 } from "../conversation/index.js";
 import type { IntentRouter, RouterMetrics } from "../router/index.js";
 import {
@@ -82,9 +85,15 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
         BUSY_RETRY_MS + Math.floor(Math.random() * BUSY_RETRY_MS),
       );
     }
+    const stopRenewing = keepLeaseAlive(
+      () => deps.slots.extend(tenant.id, token),
+      deps.slots.leaseMs,
+      (error) => deps.logger.warn({ err: error, tenant: tenant.id }, "could not renew an agent slot"),
+    );
     try {
       return await run();
     } finally {
+      stopRenewing();
       // A failed release must not fail a finished turn (its retry would call the LLM and tools again);
       // the slot's lease runs out on its own.
       await deps.slots.release(tenant.id, token).catch((error: unknown) => {
@@ -137,7 +146,8 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
           settings: agent,
           conversationKey: turn.conversationKey,
           customerId,
-          messageIds: turn.messages.map((message) => message.wamid),
+          turnId: turn.turnId ?? turnIdFor(turn.messages.map((message) => message.wamid)),
+          steps: turn.steps ?? unjournaledSteps,
           text: turnText(turn.messages),
           history: await deps.state.recent(turn.conversationKey, agent.historyMessages),
           handoffText: responder.replies.talk_to_human?.text ?? responder.fallback.text,
@@ -184,23 +194,30 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     const action = claim.action;
     return agentTurn(decision, settings, llm, customerId, async () => {
       const started = Date.now();
-      const outcome = await deps
-        .toolbox(turn.tenant)
-        .execute(
-          action.toolName,
-          action.args,
-          { tenantId: turn.tenant.id, customerId, idempotencyKey: action.idempotencyKey },
-          AbortSignal.timeout(deps.deadlineMs),
-        );
-      deps.metrics?.toolCalls.inc({
-        tenant: turn.tenant.id,
-        tool: action.toolName,
-        result: outcome.ok ? "ok" : "error",
+      // Journaled: a resumed confirmation reports the tool's first result instead of calling it again.
+      const outcome = await (turn.steps ?? unjournaledSteps).once("confirmed-tool", async () => {
+        const result = await deps
+          .toolbox(turn.tenant)
+          .execute(
+            action.toolName,
+            action.args,
+            { tenantId: turn.tenant.id, customerId, idempotencyKey: action.idempotencyKey },
+            AbortSignal.timeout(deps.deadlineMs),
+          );
+        deps.metrics?.toolCalls.inc({
+          tenant: turn.tenant.id,
+          tool: action.toolName,
+          result: result.ok ? "ok" : "error",
+        });
+        return result;
       });
       return {
-        note:
-          `The customer tapped Confirm for: ${action.summary}. The tool ${action.toolName} ran and returned: ` +
-          `${outcome.text.slice(0, 2000)}. Tell the customer the outcome in one or two sentences, in their language.`,
+        confirmed: {
+          toolName: action.toolName,
+          args: action.args,
+          summary: action.summary,
+          result: outcome.text.slice(0, 2000),
+        },
         noTools: true,
         deadlineMs: deps.deadlineMs - (Date.now() - started),
       };

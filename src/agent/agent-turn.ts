@@ -1,5 +1,10 @@
 import type { TenantConfig } from "../config/index.js";
-import type { HistoryEntry, TurnReply } from "../conversation/index.js";
+import {
+  type HistoryEntry,
+  TurnJournalError,
+  type TurnReply,
+  type TurnSteps,
+} from "../conversation/index.js";
 import type { Logger } from "../observability/index.js";
 import type { RouterDecision } from "../router/index.js";
 import type { AgentMetrics } from "./agent-metrics.js";
@@ -10,6 +15,7 @@ import type { PendingActionStore, TokenBudget } from "./ports.js";
 import {
   type ChatMessage,
   type LlmClient,
+  type LlmCompletion,
   LlmError,
   type LlmUsage,
   type ToolCall,
@@ -39,13 +45,7 @@ export interface Toolbox {
     context: { readonly tenantId: string; readonly customerId: string; readonly idempotencyKey?: string },
     signal: AbortSignal,
   ): Promise<{ readonly ok: boolean; readonly text: string }>;
-  idempotencyKey(input: {
-    tenantId: string;
-    conversationKey: string;
-    messageIds: readonly string[];
-    toolName: string;
-    callIndex: number;
-  }): string;
+  idempotencyKey(input: { tenantId: string; turnId: string; toolName: string; callIndex: number }): string;
 }
 
 export const HANDOFF_TOOL: ToolSpec = {
@@ -86,16 +86,26 @@ export interface AgentTurnInput {
   readonly conversationKey: string;
   /** The verified sender (wa_id, or the business-scoped user id): what every tool is told. */
   readonly customerId: string;
-  /** The turn's messages' wamids: part of every idempotency key. */
-  readonly messageIds: readonly string[];
+  /** The turn's id: part of every idempotency key. */
+  readonly turnId: string;
+  /** The turn's journaled steps: LLM completions and tool results an earlier run recorded are replayed. */
+  readonly steps: TurnSteps;
   /** The turn's coalesced text. */
   readonly text: string;
   readonly history: readonly HistoryEntry[];
   readonly hints?: RouterDecision;
   /** The handoff message (the tenant's talk_to_human reply). */
   readonly handoffText: string;
-  /** A system note for the model (e.g. the result of a tool the customer just confirmed). */
-  readonly note?: string;
+  /**
+   * A tool the customer just confirmed, and what it returned: given to the model as its own tool
+   * call and the tool's message (the tenant API's text is data, never a system instruction).
+   */
+  readonly confirmed?: {
+    readonly toolName: string;
+    readonly args: Readonly<Record<string, unknown>>;
+    readonly summary: string;
+    readonly result: string;
+  };
   /** Offer the model no tools (the turn after a Confirm only reports the outcome). */
   readonly noTools?: boolean;
   /** This turn's own deadline, ms, when shorter than deps.deadlineMs (time already spent elsewhere). */
@@ -127,6 +137,27 @@ function historyMessages(history: readonly HistoryEntry[], limit: number): ChatM
         ? { role: "user" as const, content: entry.text as string }
         : { role: "assistant" as const, content: entry.text as string },
     );
+}
+
+const CONFIRMED_CALL_ID = "confirmed-call";
+
+function confirmedToolMessages(confirmed: NonNullable<AgentTurnInput["confirmed"]>): ChatMessage[] {
+  return [
+    {
+      role: "system",
+      content:
+        `The customer tapped Confirm for: ${confirmed.summary}. The tool's result follows as its tool message. ` +
+        "Tell the customer the outcome in one or two sentences, in their language.",
+    },
+    {
+      role: "assistant",
+      content: null,
+      toolCalls: [
+        { id: CONFIRMED_CALL_ID, name: confirmed.toolName, arguments: JSON.stringify(confirmed.args) },
+      ],
+    },
+    { role: "tool", toolCallId: CONFIRMED_CALL_ID, content: confirmed.result },
+  ];
 }
 
 function parseArgs(raw: string): Record<string, unknown> | undefined {
@@ -190,7 +221,7 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     { role: "system", content: buildSystemPrompt(settings, input.hints) },
     ...historyMessages(input.history, settings.historyMessages),
     { role: "user", content: input.text },
-    ...(input.note === undefined ? [] : [{ role: "system" as const, content: input.note }]),
+    ...(input.confirmed === undefined ? [] : confirmedToolMessages(input.confirmed)),
   ];
   let promptTokens = 0;
   let completionTokens = 0;
@@ -223,28 +254,35 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   };
   const toolContext = { tenantId: tenant.id, customerId: input.customerId };
 
+  async function complete(offered: readonly ToolSpec[]): Promise<LlmCompletion | "budget"> {
+    if ((await deps.budget.spentToday(tenant.id)) >= settings.dailyTokenBudget) return "budget";
+    const completion = await deps.llm.complete(
+      { messages, tools: offered, ...(settings.model === undefined ? {} : { model: settings.model }) },
+      deadline.signal,
+    );
+    deps.metrics?.llmCalls.inc({ tenant: tenant.id, provider: completion.provider, result: "ok" });
+    deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "prompt" }, completion.usage.promptTokens);
+    deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "completion" }, completion.usage.completionTokens);
+    await deps.budget.record(tenant.id, completion.usage.promptTokens + completion.usage.completionTokens);
+    return completion;
+  }
+
   try {
     for (let step = 0; ; step += 1) {
-      if ((await deps.budget.spentToday(tenant.id)) >= settings.dailyTokenBudget) {
+      // The last round offers no tools: the model must answer with what it has.
+      const offered = step >= deps.maxToolSteps ? [] : tools;
+      // Journaled with its budget check: a resumed turn replays the completion (and its spend) as it was.
+      const completion = await input.steps.once(`llm:${step}`, () => complete(offered));
+      if (completion === "budget") {
         deps.logger.error(
           { tenant: tenant.id, budget: settings.dailyTokenBudget },
           "ALERT: the tenant's daily LLM token budget is spent; agent turns get the budget reply until midnight UTC",
         );
         return finish("budget", [{ text: settings.budgetExhaustedText }]);
       }
-      // The last round offers no tools: the model must answer with what it has.
-      const offered = step >= deps.maxToolSteps ? [] : tools;
       llmCalls += 1;
-      const completion = await deps.llm.complete(
-        { messages, tools: offered, ...(settings.model === undefined ? {} : { model: settings.model }) },
-        deadline.signal,
-      );
-      deps.metrics?.llmCalls.inc({ tenant: tenant.id, provider: completion.provider, result: "ok" });
       promptTokens += completion.usage.promptTokens;
       completionTokens += completion.usage.completionTokens;
-      deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "prompt" }, completion.usage.promptTokens);
-      deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "completion" }, completion.usage.completionTokens);
-      await deps.budget.record(tenant.id, completion.usage.promptTokens + completion.usage.completionTokens);
 
       const calls = offered.length === 0 ? [] : completion.toolCalls;
       if (calls.length === 0) {
@@ -254,14 +292,19 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
           : finish("answered", [{ text: text.slice(0, 4096) }]);
       }
       messages.push({ role: "assistant", content: completion.content, toolCalls: calls });
-      for (const call of calls) {
-        const result = await runToolCall(call);
+      for (const [index, call] of calls.entries()) {
+        const result = await runToolCall(call, `${step}:${index}`);
         if (result.kind === "final") return result.value;
         messages.push({ role: "tool", toolCallId: call.id, content: result.text });
       }
       if (deadline.signal.aborted) return finish("holding", [{ text: settings.holdingText }]);
     }
   } catch (error) {
+    // Not the LLM's failure: the turn must fail and run again from its journal, not answer unrecorded.
+    if (error instanceof TurnJournalError) {
+      clearTimeout(timer);
+      throw error;
+    }
     if (deadline.signal.aborted) {
       deps.logger.warn({ tenant: tenant.id, deadlineMs }, "agent turn passed its deadline: holding reply");
       return finish("holding", [{ text: settings.holdingText }]);
@@ -272,8 +315,10 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     return finish("fallback", [{ text: settings.fallbackText }]);
   }
 
+  /** `place` names the call in the turn (LLM round and index), for the journal. */
   async function runToolCall(
     call: ToolCall,
+    place: string,
   ): Promise<{ kind: "final"; value: AgentTurnResult } | { kind: "result"; text: string }> {
     // The model may name any tool: a label and a record take only the names the tenant has.
     const known =
@@ -322,8 +367,7 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       sideEffectCalls.set(call.name, callIndex + 1);
       idempotencyKey = toolbox.idempotencyKey({
         tenantId: tenant.id,
-        conversationKey: input.conversationKey,
-        messageIds: input.messageIds,
+        turnId: input.turnId,
         toolName: call.name,
         callIndex,
       });
@@ -338,18 +382,22 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
           text: "error: the request is too long to show the customer for confirmation",
         };
       }
-      const action = await deps.pending.create(
-        input.conversationKey,
-        {
-          toolName: call.name,
-          args: checked.args,
-          idempotencyKey: idempotencyKey as string,
-          summary,
-          createdAt: Date.now(),
-        },
-        settings.confirmTtlMs,
-      );
-      count("confirm_asked");
+      // Journaled: a resumed turn asks with the same action (the same buttons), never a second one.
+      const action = await input.steps.once(`confirm:${place}`, async () => {
+        const created = await deps.pending.create(
+          input.conversationKey,
+          {
+            toolName: call.name,
+            args: checked.args,
+            idempotencyKey: idempotencyKey as string,
+            summary,
+            createdAt: Date.now(),
+          },
+          settings.confirmTtlMs,
+        );
+        count("confirm_asked");
+        return created;
+      });
       return {
         kind: "final",
         value: finish(
@@ -361,13 +409,17 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
         ),
       };
     }
-    const outcome = await toolbox.execute(
-      call.name,
-      checked.args,
-      idempotencyKey === undefined ? toolContext : { ...toolContext, idempotencyKey },
-      deadline.signal,
-    );
-    count(outcome.ok ? "ok" : "error");
+    // Journaled: a resumed turn reuses the result instead of calling the tenant's API again.
+    const outcome = await input.steps.once(`tool:${place}`, async () => {
+      const result = await toolbox.execute(
+        call.name,
+        checked.args,
+        idempotencyKey === undefined ? toolContext : { ...toolContext, idempotencyKey },
+        deadline.signal,
+      );
+      count(result.ok ? "ok" : "error");
+      return result;
+    });
     if (outcome.ok && idempotencyKey !== undefined)
       sideEffectsDone.push(summarize(toolbox.describe(call.name), checked.args));
     return { kind: "result", text: outcome.text };

@@ -94,10 +94,18 @@ export interface PendingActionStore {
   claim(conversationKey: string, id: string, by: string): Promise<ClaimResult>;
 }
 
-/** A per-tenant cap on agent turns running at once, across every worker process. */
+/**
+ * A per-tenant cap on agent turns running at once, across every worker
+ * process. A holder renews its slot while its turn runs; a dead worker's
+ * slot is free again `leaseMs` after its last renewal.
+ */
 export interface TenantSlots {
+  /** How long a slot is held without renewal, ms. */
+  readonly leaseMs: number;
   /** A token when one of the tenant's `limit` slots was free, else undefined. */
   acquire(tenantId: string, limit: number): Promise<string | undefined>;
+  /** Renews the slot for another `leaseMs` if `token` still holds it. */
+  extend(tenantId: string, token: string): Promise<void>;
   release(tenantId: string, token: string): Promise<void>;
 }
 

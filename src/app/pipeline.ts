@@ -133,7 +133,13 @@ export async function startPipeline(
 interface HandlerDeps
   extends Pick<
     WorkerPorts,
-    "inbox" | "conversationState" | "conversationLock" | "outboundQueue" | "sender" | "deliveryStatuses"
+    | "inbox"
+    | "conversationState"
+    | "conversationLock"
+    | "turnJournal"
+    | "outboundQueue"
+    | "sender"
+    | "deliveryStatuses"
   > {
   readonly responder: Responder;
   readonly graphClientFor: (tenantId: string) => GraphApiClient;
@@ -153,22 +159,26 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
     logger,
     metrics: outboundMetrics,
   });
-  const turns = createTurnJobHandler({
-    inbox: deps.inbox,
-    outbound: deps.outboundQueue,
-    responder: deps.responder,
-    tenants: config.tenants,
-    logger,
-    metrics: createTurnMetrics(registry),
-    state: deps.conversationState,
-    lock: deps.conversationLock,
-    typing: createGraphTypingIndicator({
-      graphClientFor,
+  const turns = createTurnJobHandler(
+    {
+      inbox: deps.inbox,
+      outbound: deps.outboundQueue,
+      responder: deps.responder,
+      tenants: config.tenants,
       logger,
-      counter: createTypingIndicatorCounter(registry),
-    }),
-    now,
-  });
+      metrics: createTurnMetrics(registry),
+      state: deps.conversationState,
+      lock: deps.conversationLock,
+      journal: deps.turnJournal,
+      typing: createGraphTypingIndicator({
+        graphClientFor,
+        logger,
+        counter: createTypingIndicatorCounter(registry),
+      }),
+      now,
+    },
+    { maxTurnAttempts: config.worker.maxTurnAttempts },
+  );
   const outbound = createOutboundJobHandler(
     sendReplyDepsFrom(
       {

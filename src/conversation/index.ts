@@ -2,21 +2,28 @@ export { coalesceUntil, coalescingOn, isStale } from "./coalesce.js";
 export {
   conversationErrorCatalog,
   ResponderSettingsError,
+  TurnJournalError,
   UnknownTenantError,
 } from "./errors.js";
+export { keepLeaseAlive } from "./lease-renewal.js";
 export {
   type AgentTurnUsage,
   type ConversationLock,
   type ConversationMode,
   type ConversationStateStore,
   type HistoryEntry,
+  type JournaledTurn,
   type ReplyButton,
   type Responder,
   ResponderBusyError,
+  type ResumedTurn,
+  type SetAsideTurn,
   type TurnDecision,
   type TurnDecisionHook,
   type TurnInput,
+  type TurnJournal,
   type TurnReply,
+  type TurnSteps,
   type TypingIndicator,
 } from "./ports.js";
 export {
@@ -35,6 +42,7 @@ export {
   type TurnHandlerOptions,
 } from "./turn-job-handler.js";
 export { createTurnMetrics, type TurnMetrics } from "./turn-metrics.js";
+export { journaledSteps, unjournaledSteps } from "./turn-steps.js";
 export {
   createGraphTypingIndicator,
   createTypingIndicatorCounter,

@@ -50,6 +50,8 @@ export interface TurnInput {
    * Absent where a caller builds a turn by hand.
    */
   readonly turnId?: string;
+  /** The turn's journaled steps: what an earlier run of this turn did is replayed, not done again. */
+  readonly steps?: TurnSteps;
 }
 
 /** What the LLM agent used and did in one turn (as its `agent_turn` history entry carries it). */
@@ -156,10 +158,80 @@ export interface ConversationStateStore {
   markPriority(conversationKey: string, untilMs: number): Promise<void>;
 }
 
-/** A short lease on one conversation, so two turns of it never run at once. */
+/**
+ * A short lease on one conversation, so two turns of it never run at once.
+ * The holder renews it while its turn runs, so the lease can be short (a
+ * dead worker's conversation is free again within `ttlMs`) while a turn is long.
+ */
 export interface ConversationLock {
+  /** How long a lease lasts without renewal, ms. */
+  readonly ttlMs: number;
   /** A token when the lease is taken, `undefined` when another turn holds it. */
   acquire(conversationKey: string): Promise<string | undefined>;
+  /** Renews the lease for another `ttlMs` if `token` still holds it; false when it does not. */
+  extend(conversationKey: string, token: string): Promise<boolean>;
   /** Gives the lease back if `token` still holds it (an expired lease is left to its new holder). */
   release(conversationKey: string, token: string): Promise<void>;
+}
+
+/** A turn as it was begun: its id and its exact messages, so every run of it answers the same set. */
+export interface JournaledTurn {
+  readonly turnId: string;
+  /** All the turn's messages (stale ones included), in the order the inbox gave them. */
+  readonly messages: readonly InboundMessage[];
+  /** ms since the epoch. */
+  readonly startedAt: number;
+}
+
+/** A begun turn picked up again by a later run (after a failure, a crash or a shutdown). */
+export interface ResumedTurn extends JournaledTurn {
+  /** Runs of this turn so far, this one included: 2 on the first run after the one that began it. */
+  readonly attempts: number;
+  /** What earlier runs recorded, by step name (JSON values). */
+  readonly steps: ReadonlyMap<string, unknown>;
+}
+
+/** A turn that failed too often and was taken out of the way, kept for an operator. */
+export interface SetAsideTurn extends JournaledTurn {
+  readonly conversationKey: string;
+  readonly attempts: number;
+  /** Why, in a few words (the last error's message, bounded). */
+  readonly reason: string;
+  /** ms since the epoch. */
+  readonly setAsideAt: number;
+}
+
+/**
+ * The turn journal: a conversation's turn in progress, written before the
+ * responder runs, and each step's result (an LLM completion, a tool's output,
+ * the replies) recorded before the next step. A run that finds a begun turn
+ * answers exactly its messages and replays the recorded steps instead of
+ * doing them again. One turn per conversation at a time (the conversation
+ * lock sees to that).
+ */
+export interface TurnJournal {
+  /** Begins a turn (replacing whatever the conversation had): attempts 1, no steps. */
+  begin(conversationKey: string, turn: JournaledTurn): Promise<void>;
+  /** The conversation's begun, unfinished turn with its attempts counted up for this run; undefined if none. */
+  resume(conversationKey: string): Promise<ResumedTurn | undefined>;
+  /** Records a step's result (JSON-serialisable) if `turnId` is still the conversation's turn. */
+  record(conversationKey: string, turnId: string, step: string, value: unknown): Promise<void>;
+  /** This run gave the turn back untried (the agent's slots were busy): its attempt does not count. */
+  release(conversationKey: string, turnId: string): Promise<void>;
+  /** Ends the turn if `turnId` is still the conversation's turn. */
+  finish(conversationKey: string, turnId: string): Promise<void>;
+  /** Ends the turn as set aside: it stays listed, with `reason`, for an operator. */
+  setAside(conversationKey: string, turnId: string, reason: string): Promise<void>;
+  /** The newest set-aside turns first. */
+  setAsideTurns(limit: number): Promise<SetAsideTurn[]>;
+}
+
+/**
+ * A turn's steps as the responder sees them: `once(name, run)` gives the
+ * result an earlier run of this turn recorded under `name`, else runs `run`
+ * and records its result before returning it. Names must be the same in
+ * every run for the same step (number them by their place in the turn).
+ */
+export interface TurnSteps {
+  once<T>(step: string, run: () => Promise<T>): Promise<T>;
 }

@@ -5,10 +5,18 @@ import type { ConversationInbox, TurnJob } from "../queue/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import { coalesceUntil, coalescingOn, isStale } from "./coalesce.js";
 import { UnknownTenantError } from "./errors.js";
-import type { ConversationLock, ConversationStateStore, HistoryEntry } from "./ports.js";
+import { keepLeaseAlive } from "./lease-renewal.js";
+import type {
+  ConversationLock,
+  ConversationStateStore,
+  HistoryEntry,
+  ResumedTurn,
+  TurnJournal,
+} from "./ports.js";
 import { type Responder, ResponderBusyError, type TurnReply, type TypingIndicator } from "./ports.js";
 import { replyBody } from "./reply-body.js";
 import { turnIdFor } from "./turn-id.js";
+import { journaledSteps, unjournaledSteps } from "./turn-steps.js";
 
 /** What one run of a turn job did. */
 export type TurnOutcome =
@@ -28,6 +36,10 @@ export interface HandledTurn {
   readonly receivedAt: number;
   /** When its replies were queued (or dropped), ms since the epoch. */
   readonly queuedAt: number;
+  /** The turn failed too often and was set aside unanswered (see TurnJournal.setAside). */
+  readonly setAside?: true;
+  /** This run picked up a turn an earlier run began (after a failure, crash or shutdown). */
+  readonly resumed?: true;
 }
 
 export interface TurnProcessorDeps {
@@ -41,6 +53,12 @@ export interface TurnProcessorDeps {
   readonly typing?: TypingIndicator;
   /** Conversation mode (bot / human / paused) and recent history; optional. */
   readonly state?: ConversationStateStore;
+  /**
+   * Where each turn and its steps are written before they are acted on, so a
+   * run that repeats a turn answers the same messages and replays its steps.
+   * Optional only for tests that build a processor by hand.
+   */
+  readonly journal?: TurnJournal;
   readonly logger: Logger;
   /** ms since the epoch. */
   readonly now: () => number;
@@ -49,6 +67,8 @@ export interface TurnProcessorDeps {
 export interface TurnProcessorOptions {
   /** Most messages read (and so handled as one turn) per run; default 100. */
   readonly maxMessages?: number;
+  /** Runs of one turn before it is set aside unanswered; default 5. */
+  readonly maxAttempts?: number;
 }
 
 function addressOf(message: InboundMessage): Pick<OutboundReply, "to" | "recipient"> {
@@ -62,11 +82,15 @@ function addressOf(message: InboundMessage): Pick<OutboundReply, "to" | "recipie
  * (ordered), postpones while a burst is still coming, answers the messages as
  * one turn (or, with coalescing off, one turn per message, oldest first),
  * queues the reply under the turn's deterministic id, then completes the
- * messages. A run that fails after queuing is safe to repeat: the same
- * messages give the same turn id, and the outbound queue skips known parts.
+ * messages. Each turn is journaled first (see TurnJournal): a run that fails
+ * or dies part-way is finished by the next run from the journal, with the
+ * same messages, the same turn id and the steps already done replayed; the
+ * outbound queue skips parts it already holds. A turn that fails
+ * `maxAttempts` times is set aside so the conversation goes on.
  */
 export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProcessorOptions = {}) {
   const maxMessages = options.maxMessages ?? 100;
+  const maxAttempts = options.maxAttempts ?? 5;
   // The newest wamids this worker showed the typing indicator for (insertion-ordered, bounded).
   const typed = new Set<string>();
   const rememberTyped = (wamid: string) => {
@@ -99,12 +123,36 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     }
   };
 
-  const handle = async (tenant: TenantConfig, job: TurnJob, messages: readonly InboundMessage[]) => {
+  /**
+   * One turn. A new turn is journaled (its id and exact messages) before the
+   * responder runs; a resumed one answers the journaled messages and replays
+   * the steps its earlier runs recorded, the replies included, so nothing is
+   * asked of the LLM or a tool twice and the same replies go out once.
+   */
+  const handle = async (
+    tenant: TenantConfig,
+    job: TurnJob,
+    messages: readonly InboundMessage[],
+    resumed: ResumedTurn | undefined,
+    inFlight: { turn?: ResumedTurn },
+  ): Promise<HandledTurn> => {
     const wamids = messages.map((message) => message.wamid);
-    const turnId = turnIdFor(wamids);
+    const turnId = resumed?.turnId ?? turnIdFor(wamids);
+    const { journal } = deps;
+    if (resumed === undefined) {
+      const started = { turnId, messages, startedAt: deps.now() };
+      await journal?.begin(job.conversationKey, started);
+      inFlight.turn = { ...started, attempts: 1, steps: new Map() };
+    } else {
+      inFlight.turn = resumed;
+    }
+    const steps =
+      journal === undefined
+        ? unjournaledSteps
+        : journaledSteps(journal, job.conversationKey, turnId, resumed?.steps ?? new Map());
     const last = messages[messages.length - 1] as InboundMessage;
     const fresh = messages.filter((message) => !isStale(message, tenant.staleAfterMs));
-    const input = { tenant, conversationKey: job.conversationKey, messages, turnId };
+    const input = { tenant, conversationKey: job.conversationKey, messages, turnId, steps };
     // While a human has the conversation (or it is paused) the bot stays silent; the messages still
     // go to the history, for whoever answers.
     const botAnswers = (await deps.state?.mode(job.conversationKey)) ?? "bot";
@@ -117,14 +165,17 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     const replies: readonly TurnReply[] =
       botAnswers !== "bot"
         ? []
-        : fresh.length === 0
-          ? await deps.responder.respondToStale(input)
-          : await deps.responder.respond({ ...input, messages: fresh });
+        : await steps.once("replies", () =>
+            fresh.length === 0
+              ? deps.responder.respondToStale(input)
+              : deps.responder.respond({ ...input, messages: fresh }),
+          );
     const address = addressOf(last);
     const receivedAt = Math.min(...messages.map((message) => message.receivedAt));
     if (replies.length > 0 && address.to === undefined && address.recipient === undefined) {
       deps.logger.warn({ turnId }, "turn has no customer address; reply dropped");
     } else {
+      // Idempotent per (turn, part): a resumed turn whose replies were queued queues nothing new.
       await deps.outbound.enqueue(
         replies.map((reply, part) => ({
           tenantId: tenant.id,
@@ -145,6 +196,8 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     }
     const queuedAt = deps.now();
     await deps.inbox.complete(job.conversationKey, wamids);
+    await journal?.finish(job.conversationKey, turnId);
+    inFlight.turn = undefined;
     await appendHistory(job.conversationKey, messages, replies, queuedAt);
     return {
       turnId,
@@ -153,32 +206,85 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       replies: replies.length,
       receivedAt,
       queuedAt,
+      ...(resumed === undefined ? {} : { resumed: true as const }),
+    };
+  };
+
+  /** Takes a turn that failed too often out of the way: kept for an operator, its messages completed. */
+  const setAside = async (job: TurnJob, turn: ResumedTurn, reason: string): Promise<HandledTurn> => {
+    const wamids = turn.messages.map((message) => message.wamid);
+    await deps.journal?.setAside(job.conversationKey, turn.turnId, reason.slice(0, 500));
+    await deps.inbox.complete(job.conversationKey, wamids);
+    deps.logger.error(
+      { turnId: turn.turnId, attempts: turn.attempts, messages: wamids.length },
+      "turn set aside after failing too often; the conversation goes on with its next messages",
+    );
+    const at = deps.now();
+    return {
+      turnId: turn.turnId,
+      messages: turn.messages.length,
+      stale: 0,
+      replies: 0,
+      receivedAt: Math.min(...turn.messages.map((message) => message.receivedAt)),
+      queuedAt: at,
+      setAside: true,
     };
   };
 
   const runLocked = async (tenant: TenantConfig, job: TurnJob): Promise<TurnOutcome> => {
-    try {
-      return await runTurns(tenant, job);
-    } catch (error) {
-      // Nothing was completed: the same messages make the same turn on the next run.
-      if (error instanceof ResponderBusyError) return { kind: "busy", retryAfterMs: error.retryAfterMs };
-      throw error;
+    const handled: HandledTurn[] = [];
+    for (;;) {
+      const inFlight: { turn?: ResumedTurn } = {};
+      try {
+        return await runTurns(tenant, job, handled, inFlight);
+      } catch (error) {
+        const turn = inFlight.turn;
+        if (error instanceof ResponderBusyError) {
+          // Nothing of the turn ran: the attempt is given back, and the turn runs again shortly.
+          if (turn !== undefined) await deps.journal?.release(job.conversationKey, turn.turnId);
+          return { kind: "busy", retryAfterMs: error.retryAfterMs };
+        }
+        if (turn === undefined || deps.journal === undefined || turn.attempts < maxAttempts) throw error;
+        try {
+          handled.push(await setAside(job, turn, error instanceof Error ? error.message : String(error)));
+        } catch {
+          throw error;
+        }
+        // The conversation goes on with its next messages, in this run.
+      }
     }
   };
 
-  const runTurns = async (tenant: TenantConfig, job: TurnJob): Promise<TurnOutcome> => {
-    const handled: HandledTurn[] = [];
+  const runTurns = async (
+    tenant: TenantConfig,
+    job: TurnJob,
+    handled: HandledTurn[],
+    inFlight: { turn?: ResumedTurn },
+  ): Promise<TurnOutcome> => {
+    // A turn an earlier run began is finished first, with exactly its messages. Only a run that
+    // failed or died leaves one (this run finishes each turn it begins, or fails), so once is enough.
+    const resumed = await deps.journal?.resume(job.conversationKey);
+    if (resumed !== undefined) {
+      // Runs that died (a crash, a kill) never reached runLocked's catch: they are counted here.
+      handled.push(
+        resumed.attempts > maxAttempts
+          ? await setAside(job, resumed, `ran ${resumed.attempts - 1} times without finishing`)
+          : await handle(tenant, job, resumed.messages, resumed, inFlight),
+      );
+    }
     for (;;) {
       const messages = await deps.inbox.read(job.conversationKey, maxMessages);
       if (messages.length === 0) break;
       if (coalescingOn(tenant.coalesce)) {
         const until = coalesceUntil(messages, tenant.coalesce, deps.now());
         if (until !== undefined) return { kind: "postpone", until };
-        handled.push(await handle(tenant, job, messages));
-        // Messages that arrived while this turn ran belong to the next turn (its own job).
-        break;
+        handled.push(await handle(tenant, job, messages, undefined, inFlight));
+        // A full read may have left messages behind: they are the next turn, now. Messages that
+        // arrived while this turn ran belong to the next turn (its own job).
+        if (messages.length < maxMessages) break;
+        continue;
       }
-      handled.push(await handle(tenant, job, messages.slice(0, 1)));
+      handled.push(await handle(tenant, job, messages.slice(0, 1), undefined, inFlight));
     }
     return handled.length === 0 ? { kind: "empty" } : { kind: "handled", turns: handled };
   };
@@ -187,12 +293,23 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     const tenant = deps.tenant(job.tenantId);
     if (tenant === undefined) throw new UnknownTenantError(job.tenantId);
     if (deps.lock === undefined) return runLocked(tenant, job);
-    const token = await deps.lock.acquire(job.conversationKey);
+    const { lock } = deps;
+    const token = await lock.acquire(job.conversationKey);
     if (token === undefined) return { kind: "busy" };
+    const stopRenewing = keepLeaseAlive(
+      async () => {
+        if (!(await lock.extend(job.conversationKey, token))) {
+          deps.logger.warn({ tenant: tenant.id }, "a turn lost its conversation lock; it may run twice");
+        }
+      },
+      lock.ttlMs,
+      (error) => deps.logger.warn({ err: error }, "could not renew a conversation lock"),
+    );
     try {
       return await runLocked(tenant, job);
     } finally {
-      await deps.lock.release(job.conversationKey, token);
+      stopRenewing();
+      await lock.release(job.conversationKey, token);
     }
   };
 }

@@ -10,7 +10,13 @@ import {
   retryAt,
   type TurnJob,
 } from "../queue/index.js";
-import type { ConversationLock, ConversationStateStore, Responder, TypingIndicator } from "./ports.js";
+import type {
+  ConversationLock,
+  ConversationStateStore,
+  Responder,
+  TurnJournal,
+  TypingIndicator,
+} from "./ports.js";
 import { createTurnProcessor, type TurnOutcome } from "./process-turn.js";
 import type { TurnMetrics } from "./turn-metrics.js";
 
@@ -28,6 +34,8 @@ export interface TurnHandlerDeps {
   readonly state?: ConversationStateStore;
   /** Guards against a second turn of the same conversation running at once; optional. */
   readonly lock?: ConversationLock;
+  /** Each turn and its steps, written before they are acted on (see TurnJournal). */
+  readonly journal?: TurnJournal;
   /** ms since the epoch. */
   readonly now: () => number;
 }
@@ -37,6 +45,8 @@ export interface TurnHandlerOptions {
   readonly busyRetryMs?: number;
   /** Most messages handled as one turn; default 100. */
   readonly maxMessagesPerTurn?: number;
+  /** Runs of one turn before it is set aside unanswered; default 5. */
+  readonly maxTurnAttempts?: number;
 }
 
 /**
@@ -57,16 +67,25 @@ export function createTurnJobHandler(deps: TurnHandlerDeps, options: TurnHandler
       ...(deps.lock === undefined ? {} : { lock: deps.lock }),
       ...(deps.typing === undefined ? {} : { typing: deps.typing }),
       ...(deps.state === undefined ? {} : { state: deps.state }),
+      ...(deps.journal === undefined ? {} : { journal: deps.journal }),
       logger: deps.logger,
       now: deps.now,
     },
-    options.maxMessagesPerTurn === undefined ? {} : { maxMessages: options.maxMessagesPerTurn },
+    {
+      ...(options.maxMessagesPerTurn === undefined ? {} : { maxMessages: options.maxMessagesPerTurn }),
+      ...(options.maxTurnAttempts === undefined ? {} : { maxAttempts: options.maxTurnAttempts }),
+    },
   );
 
   const record = (job: TurnJob, outcome: TurnOutcome, startedAt: number) => {
     deps.metrics?.runs.inc({ tenant: job.tenantId, outcome: outcome.kind });
     if (outcome.kind !== "handled") return;
     for (const turn of outcome.turns) {
+      if (turn.resumed === true) deps.metrics?.resumed.inc({ tenant: job.tenantId });
+      if (turn.setAside === true) {
+        deps.metrics?.setAside.inc({ tenant: job.tenantId });
+        continue;
+      }
       deps.metrics?.messagesPerTurn.observe({ tenant: job.tenantId }, turn.messages);
       if (turn.stale > 0) deps.metrics?.staleMessages.inc({ tenant: job.tenantId }, turn.stale);
       const latencyMs = Math.max(0, turn.queuedAt - turn.receivedAt);

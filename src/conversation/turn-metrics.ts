@@ -12,6 +12,10 @@ export interface TurnMetrics {
   readonly turnSeconds: Histogram<"tenant">;
   /** Time from the turn's first message reaching the ingress to its replies queued, seconds. */
   readonly latencySeconds: Histogram<"tenant">;
+  /** Turns picked up from the journal after a run failed or died. */
+  readonly resumed: Counter<"tenant">;
+  /** Turns set aside unanswered after failing too often. */
+  readonly setAside: Counter<"tenant">;
 }
 
 /** Registers the turn worker's metrics on `registry` (no global registry). */
@@ -48,6 +52,18 @@ export function createTurnMetrics(registry: Registry): TurnMetrics {
       help: "Time from the turn's first message reaching the ingress (webhook received) to its replies queued",
       labelNames: ["tenant"],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [registry],
+    }),
+    resumed: new Counter({
+      name: "ss_turn_resumed_total",
+      help: "Turns finished from the turn journal after an earlier run failed or died",
+      labelNames: ["tenant"],
+      registers: [registry],
+    }),
+    setAside: new Counter({
+      name: "ss_turn_set_aside_total",
+      help: "Turns set aside unanswered after failing too often (see sharpsharp turns set-aside)",
+      labelNames: ["tenant"],
       registers: [registry],
     }),
   };

@@ -257,7 +257,7 @@ describe("executeHttpTool: a definition built by hand", () => {
 });
 
 describe("executeHttpTool: Idempotency-Key", () => {
-  const turn = { tenantId: CONTEXT.tenantId, conversationKey: "c1", messageIds: ["wamid.A", "wamid.B"] };
+  const turn = { tenantId: CONTEXT.tenantId, turnId: "turn-c1" };
 
   it("is sent only by side-effect tools, the same for the same call and different for the next call", async () => {
     const api = await server();

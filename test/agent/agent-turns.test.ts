@@ -2,7 +2,14 @@ import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it, test } from "vitest";
 import { createOpenAiChatClient, type LlmClient, withFallback } from "../../src/agent/index.js";
 import type { TenantConfig } from "../../src/config/index.js";
-import type { Responder } from "../../src/conversation/index.js";
+import {
+  journaledSteps,
+  type Responder,
+  type ResumedTurn,
+  TurnJournalError,
+  turnIdFor,
+} from "../../src/conversation/index.js";
+import { createRedisTurnJournal } from "../../src/conversation/redis/index.js";
 import { createFakeLlm, type FakeLlm, type FakeLlmRule } from "../../src/dev/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import type { InboundMessage } from "../../src/whatsapp/index.js";
@@ -45,7 +52,8 @@ const RULES: FakeLlmRule[] = [
       ],
     },
   },
-  { when: { lastUser: "^confirm$" }, reply: { content: "Done, the transfer don go." } },
+  // The confirmed tool's result reaches the model as that tool's own message.
+  { when: { afterTool: "transfer_funds" }, reply: { content: "Done, the transfer don go." } },
   {
     when: { lastUser: "refund order", toolOffered: "refund_order" },
     reply: { toolCalls: [{ name: "refund_order", arguments: { orderId: "A1" } }] },
@@ -518,6 +526,61 @@ describe.skipIf(skipWithoutRedis)("the LLM agent, turns driven by hand (Redis)",
       });
     expect(s.tools.requests).toHaveLength(3);
     expect(new Set(s.tools.requests.map((request) => request.headers["idempotency-key"])).size).toBe(1);
+    expect(s.effects.size).toBe(1);
+  });
+  it("a run that dies after the tool call resumes from the turn journal: no second LLM call or tool call", async () => {
+    const s = await setup("redis", "agent-journal");
+    const harness = s.redis?.h as TurnHarness;
+    const journal = createRedisTurnJournal({ redis: harness.bull, prefix: harness.ingress.prefix });
+    const message: InboundMessage = {
+      tenantId: "default",
+      phoneNumberId: "106540352242922",
+      wabaId: "1",
+      conversationKey: `default:106540352242922:${ME}`,
+      wamid: "wamid.journal.1",
+      timestamp: Math.floor(Date.now() / 1000),
+      receivedAt: Date.now(),
+      type: "text",
+      text: "please refund order A1",
+      customer: { waId: ME },
+    };
+    const { conversationKey } = message;
+    const turnId = turnIdFor([message.wamid]);
+    await journal.begin(conversationKey, { turnId, messages: [message], startedAt: Date.now() });
+    // The process "dies" as the model is asked about the tool's result: that step is never recorded.
+    const dying = journaledSteps(journal, conversationKey, turnId, new Map());
+    const crashing = {
+      once: <T>(step: string, run: () => Promise<T>) =>
+        step === "llm:1"
+          ? Promise.reject(new TurnJournalError(step, new Error("killed")))
+          : dying.once(step, run),
+    };
+    await expect(
+      responderOf(s).respond({
+        tenant: s.tenant,
+        conversationKey,
+        messages: [message],
+        turnId,
+        steps: crashing,
+      }),
+    ).rejects.toThrow("killed");
+    expect(s.llm.requests()).toHaveLength(1);
+    expect(s.tools.requests).toHaveLength(1);
+
+    const resumed = (await journal.resume(conversationKey)) as ResumedTurn;
+    expect([...resumed.steps.keys()].sort()).toEqual(["llm:0", "tool:0:0"]);
+    const steps = journaledSteps(journal, conversationKey, turnId, resumed.steps);
+    const [reply] = await responderOf(s).respond({
+      tenant: s.tenant,
+      conversationKey,
+      messages: [message],
+      turnId,
+      steps,
+    });
+    expect(reply?.text).toContain("Refund started");
+    // Only the step that was cut off ran again; the tool's result came from the journal.
+    expect(s.llm.requests()).toHaveLength(2);
+    expect(s.tools.requests).toHaveLength(1);
     expect(s.effects.size).toBe(1);
   });
 });

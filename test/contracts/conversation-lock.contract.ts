@@ -44,5 +44,20 @@ export function describeConversationLockContract(
       await lock.release(key, old);
       expect(await lock.acquire(key)).toBeUndefined();
     });
+
+    it("is kept by renewing it past its ttl, by its own token only; a lapsed lease cannot be renewed", async () => {
+      const lock = await open(200);
+      expect(lock.ttlMs).toBe(200);
+      const token = (await lock.acquire(key)) as string;
+      for (let tick = 0; tick < 4; tick += 1) {
+        await sleep(100);
+        expect(await lock.extend(key, token)).toBe(true);
+      }
+      expect(await lock.acquire(key)).toBeUndefined();
+      expect(await lock.extend(key, "not-the-token")).toBe(false);
+      await sleep(300);
+      expect(await lock.extend(key, token)).toBe(false);
+      expect(await lock.acquire(key)).toEqual(expect.any(String));
+    });
   });
 }

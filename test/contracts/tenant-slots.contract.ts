@@ -40,5 +40,21 @@ export function describeTenantSlotsContract(
       await sleep(200);
       expect(await slots.acquire("a", 1)).toBeDefined();
     });
+
+    it("keeps a slot its holder renews past the lease; a lapsed slot cannot be renewed back", async () => {
+      const slots = await open(200);
+      expect(slots.leaseMs).toBe(200);
+      const held = (await slots.acquire("a", 1)) as string;
+      for (let tick = 0; tick < 4; tick += 1) {
+        await sleep(100);
+        await slots.extend("a", held);
+      }
+      expect(await slots.acquire("a", 1)).toBeUndefined();
+      await sleep(300);
+      await slots.extend("a", held);
+      const next = await slots.acquire("a", 1);
+      expect(next).toEqual(expect.any(String));
+      expect(await slots.acquire("a", 1)).toBeUndefined();
+    });
   });
 }

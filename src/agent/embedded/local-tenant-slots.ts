@@ -4,11 +4,12 @@ import type { TenantSlots } from "../ports.js";
 /**
  * TenantSlots in this process's memory, for embedded mode where one process
  * runs every agent turn. As on Redis, a holder's lease ends `leaseMs` after it
- * acquired (a turn that hangs gives its slot back); `now` is the clock, ms.
+ * acquired or last renewed (a turn that stops renewing gives its slot back); `now` is the clock, ms.
  */
 export function createLocalTenantSlots(leaseMs: number, now: () => number = Date.now): TenantSlots {
   const holders = new Map<string, Map<string, number>>();
   return {
+    leaseMs,
     async acquire(tenantId, limit) {
       const at = now();
       const tenant = holders.get(tenantId) ?? new Map<string, number>();
@@ -18,6 +19,12 @@ export function createLocalTenantSlots(leaseMs: number, now: () => number = Date
       tenant.set(token, at + leaseMs);
       holders.set(tenantId, tenant);
       return token;
+    },
+    async extend(tenantId, token) {
+      const tenant = holders.get(tenantId);
+      const expiresAt = tenant?.get(token);
+      if (tenant !== undefined && expiresAt !== undefined && expiresAt > now())
+        tenant.set(token, now() + leaseMs);
     },
     async release(tenantId, token) {
       const tenant = holders.get(tenantId);

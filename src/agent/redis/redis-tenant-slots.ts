@@ -19,13 +19,33 @@ redis.call("PEXPIRE", KEYS[1], tonumber(ARGV[2]))
 return 1
 `;
 
+/**
+ * extendTenantSlot: pushes a live holder's lease expiry out (an expired one stays gone).
+ *
+ * KEYS[1] the tenant's slot set; ARGV[1] lease ms, ARGV[2] token
+ * Returns 1 renewed, 0 not held
+ */
+const EXTEND_LUA = `
+local t = redis.call("TIME")
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local score = redis.call("ZSCORE", KEYS[1], ARGV[2])
+if not score or tonumber(score) <= now then return 0 end
+redis.call("ZADD", KEYS[1], now + tonumber(ARGV[1]), ARGV[2])
+redis.call("PEXPIRE", KEYS[1], tonumber(ARGV[1]))
+return 1
+`;
+
 export function createRedisTenantSlots(redis: Redis, prefix: string, leaseMs: number): TenantSlots {
   const key = (tenantId: string) => `${prefix}:agentslots:${tenantId}`;
   return {
+    leaseMs,
     async acquire(tenantId, limit) {
       const token = randomUUID();
       const acquired = await redis.eval(ACQUIRE_LUA, 1, key(tenantId), limit, leaseMs, token);
       return acquired === 1 ? token : undefined;
+    },
+    async extend(tenantId, token) {
+      await redis.eval(EXTEND_LUA, 1, key(tenantId), leaseMs, token);
     },
     async release(tenantId, token) {
       await redis.zrem(key(tenantId), token);

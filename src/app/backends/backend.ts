@@ -1,5 +1,5 @@
 import type { AgentStores } from "../../agent/index.js";
-import type { ConversationLock, ConversationStateStore } from "../../conversation/index.js";
+import type { ConversationLock, ConversationStateStore, TurnJournal } from "../../conversation/index.js";
 import type { DeliveryStatusStore } from "../../delivery/index.js";
 import type { JobQueueSample } from "../../observability/index.js";
 import type { OutboundQueue, SenderPorts } from "../../outbound/index.js";
@@ -41,6 +41,8 @@ export interface WorkerPorts {
   readonly inbox: ConversationInbox;
   readonly conversationState: ConversationStateStore;
   readonly conversationLock: ConversationLock;
+  /** Each turn and its steps, written before they are acted on. */
+  readonly turnJournal: TurnJournal;
   readonly agentStores: AgentStores;
   readonly outboundQueue: OutboundQueue;
   /** The send order gate, the send rate limiter (Meta's limits) and the tenant send pause. */

@@ -8,6 +8,7 @@ import type { AppConfig } from "../../config/index.js";
 import {
   createLocalConversationLock,
   createSqliteConversationState,
+  createSqliteTurnJournal,
 } from "../../conversation/embedded/index.js";
 import { createSqliteDeliveryStatusStore } from "../../delivery/embedded/index.js";
 import { type JobQueueSample, type Logger, maskConversationKey } from "../../observability/index.js";
@@ -107,6 +108,7 @@ function onFile(
   const pause = createSqliteTenantSendPause({ db });
   const pending = createSqlitePendingActions({ db });
   const budget = createSqliteTokenBudget({ db });
+  const journal = createSqliteTurnJournal({ db });
   const order = createSendOrderGate({
     order: sendOrder,
     jobState: async (id) => jobs.state(QUEUE_NAMES.outbound, id),
@@ -121,7 +123,7 @@ function onFile(
   const housekeepingTimer = startHousekeeping(
     queues,
     jobs,
-    [stateStore, deliveryStatuses, pause, pending, budget, sendOrder],
+    [stateStore, deliveryStatuses, pause, pending, budget, sendOrder, journal],
     { logger, now, everyMs: options.housekeepingMs ?? 30_000 },
   );
 
@@ -129,6 +131,7 @@ function onFile(
     inbox: queues.inbox,
     conversationState: stateStore,
     conversationLock: createLocalConversationLock({ ttlMs: config.worker.lockMs }),
+    turnJournal: journal,
     agentStores: { slots: createLocalTenantSlots(config.worker.lockMs), pending, budget },
     outboundQueue,
     sender: {

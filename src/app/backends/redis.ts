@@ -4,6 +4,7 @@ import type { AppConfig } from "../../config/index.js";
 import {
   createRedisConversationLock,
   createRedisConversationState,
+  createRedisTurnJournal,
   createTurnWorker,
 } from "../../conversation/redis/index.js";
 import { createEventsWorker, createRedisDeliveryStatusStore } from "../../delivery/redis/index.js";
@@ -103,6 +104,7 @@ function openWorkerSide(config: AppConfig, logger: Logger, queues: RedisQueues, 
     inbox: queues.inbox,
     conversationState: createRedisConversationState({ redis: bull, prefix }),
     conversationLock: createRedisConversationLock({ redis: bull, prefix, ttlMs: config.worker.lockMs }),
+    turnJournal: createRedisTurnJournal({ redis: bull, prefix }),
     agentStores: createRedisAgentStores(bull, prefix, config.worker.lockMs),
     outboundQueue,
     sender: {

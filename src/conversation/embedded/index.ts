@@ -4,3 +4,8 @@ export {
   type SqliteConversationStateOptions,
   type SqliteConversationStateStore,
 } from "./sqlite-conversation-state.js";
+export {
+  createSqliteTurnJournal,
+  type SqliteTurnJournal,
+  type SqliteTurnJournalOptions,
+} from "./sqlite-turn-journal.js";

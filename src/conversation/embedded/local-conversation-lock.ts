@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ConversationLock } from "../ports.js";
 
 export interface LocalConversationLockOptions {
-  /** Lease length, ms; longer than any turn may take. Default 30,000. */
+  /** Lease length without renewal, ms. Default 8,000. */
   readonly ttlMs?: number;
   /** Clock, ms since the epoch; default Date.now. */
   readonly now?: () => number;
@@ -12,11 +12,11 @@ export interface LocalConversationLockOptions {
 
 /**
  * ConversationLock in this process's memory, for embedded mode where one
- * process runs every turn. Leases still expire after `ttlMs`, as on Redis, so
- * a turn that hangs cannot hold its conversation for ever.
+ * process runs every turn. Leases still expire `ttlMs` after their last
+ * renewal, as on Redis, so a turn that stops renewing cannot hold its conversation for ever.
  */
 export function createLocalConversationLock(options: LocalConversationLockOptions = {}): ConversationLock {
-  const ttlMs = options.ttlMs ?? 30_000;
+  const ttlMs = options.ttlMs ?? 8_000;
   const now = options.now ?? Date.now;
   const newToken = options.newToken ?? randomUUID;
   const leases = new Map<string, { readonly token: string; readonly expiresAt: number }>();
@@ -27,11 +27,17 @@ export function createLocalConversationLock(options: LocalConversationLockOption
     return undefined;
   };
   return {
+    ttlMs,
     async acquire(conversationKey) {
       if (live(conversationKey) !== undefined) return undefined;
       const token = newToken();
       leases.set(conversationKey, { token, expiresAt: now() + ttlMs });
       return token;
+    },
+    async extend(conversationKey, token) {
+      if (live(conversationKey)?.token !== token) return false;
+      leases.set(conversationKey, { token, expiresAt: now() + ttlMs });
+      return true;
     },
     async release(conversationKey, token) {
       if (live(conversationKey)?.token === token) leases.delete(conversationKey);

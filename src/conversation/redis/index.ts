@@ -6,6 +6,7 @@ export {
   createRedisConversationState,
   type RedisConversationStateOptions,
 } from "./redis-conversation-state.js";
+export { createRedisTurnJournal, type RedisTurnJournalOptions } from "./redis-turn-journal.js";
 export {
   createTurnWorker,
   type TurnWorker,

@@ -14,11 +14,23 @@ if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) 
 return 0
 `;
 
+/**
+ * extendConversationLock — renews the lease only if it still holds our token.
+ *
+ * KEYS[1]   lock key
+ * ARGV[1]   token; ARGV[2] ttl ms
+ * Returns   1 renewed, 0 held by someone else or expired
+ */
+const EXTEND_LUA = `
+if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end
+return 0
+`;
+
 export interface RedisConversationLockOptions {
   /** Owned by the caller. */
   readonly redis: Redis;
   readonly prefix: string;
-  /** Lease length, ms; longer than any turn may take. Default 30,000. */
+  /** Lease length without renewal, ms. Default 8,000. */
   readonly ttlMs?: number;
   /** Makes tokens; default randomUUID. */
   readonly newToken?: () => string;
@@ -27,14 +39,18 @@ export interface RedisConversationLockOptions {
 /** ConversationLock on Redis: `{p}:turnlock:{conversationKey}` = token, SET NX PX. */
 export function createRedisConversationLock(options: RedisConversationLockOptions): ConversationLock {
   const { redis, prefix } = options;
-  const ttlMs = options.ttlMs ?? 30_000;
+  const ttlMs = options.ttlMs ?? 8_000;
   const newToken = options.newToken ?? randomUUID;
   const key = (conversationKey: string) => `${prefix}:turnlock:${conversationKey}`;
   return {
+    ttlMs,
     async acquire(conversationKey) {
       const token = newToken();
       const taken = await redis.set(key(conversationKey), token, "PX", ttlMs, "NX");
       return taken === "OK" ? token : undefined;
+    },
+    async extend(conversationKey, token) {
+      return (await redis.eval(EXTEND_LUA, 1, key(conversationKey), token, ttlMs)) === 1;
     },
     async release(conversationKey, token) {
       await redis.eval(RELEASE_LUA, 1, key(conversationKey), token);
