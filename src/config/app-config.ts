@@ -65,9 +65,9 @@ export interface AppConfig {
   };
   /** Crash recovery of worker processes: a dead worker's jobs are taken over within about lockMs + stalledIntervalMs. */
   readonly worker: {
-    /** BullMQ job lock, conversation turn lock and agent slot lease without renewal, ms (default 8,000). */
+    /** BullMQ job lock, conversation turn lock and agent slot lease without renewal, ms (default 6,000). */
     readonly lockMs: number;
-    /** BullMQ stalled-job check interval, ms (default 4,000). */
+    /** BullMQ stalled-job check interval, ms (default 3,000). */
     readonly stalledIntervalMs: number;
     /** Runs of one turn before it is set aside (default 5). */
     readonly maxTurnAttempts: number;

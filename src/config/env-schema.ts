@@ -92,11 +92,11 @@ export const envSchema = z.object({
    * lasts without renewal, ms: a worker that dies leaves its work to others after this. Holders renew
    * while a turn runs, so this is not bounded by the turn's length.
    */
-  WORKER_LOCK_MS: integer(500, 600_000).default(8_000),
+  WORKER_LOCK_MS: integer(500, 600_000).default(6_000),
   /** Runs of one turn (failures, crashes) before it is set aside unanswered and its conversation goes on. */
   TURN_MAX_ATTEMPTS: integer(1, 100).default(5),
   /** How often each worker looks for jobs whose worker died (BullMQ stalled-job check), ms. */
-  WORKER_STALLED_INTERVAL_MS: integer(200, 600_000).default(4_000),
+  WORKER_STALLED_INTERVAL_MS: integer(200, 600_000).default(3_000),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
 });
 

@@ -96,6 +96,6 @@ describe.skipIf(skipWithoutRedis)("the worker's responder at start", () => {
 
   it("takes a short lease by default (renewed while a turn runs), whatever the agent's deadline", () => {
     const config = configWith({ LLM_BASE_URL: "http://127.0.0.1:9/v1", AGENT_DEADLINE_MS: "60000" });
-    expect(config.worker).toMatchObject({ lockMs: 8000, stalledIntervalMs: 4000, maxTurnAttempts: 5 });
+    expect(config.worker).toMatchObject({ lockMs: 6000, stalledIntervalMs: 3000, maxTurnAttempts: 5 });
   });
 });

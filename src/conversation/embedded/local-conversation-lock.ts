@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ConversationLock } from "../ports.js";
 
 export interface LocalConversationLockOptions {
-  /** Lease length without renewal, ms. Default 8,000. */
+  /** Lease length without renewal, ms. Default 6,000. */
   readonly ttlMs?: number;
   /** Clock, ms since the epoch; default Date.now. */
   readonly now?: () => number;
@@ -16,7 +16,7 @@ export interface LocalConversationLockOptions {
  * renewal, as on Redis, so a turn that stops renewing cannot hold its conversation for ever.
  */
 export function createLocalConversationLock(options: LocalConversationLockOptions = {}): ConversationLock {
-  const ttlMs = options.ttlMs ?? 8_000;
+  const ttlMs = options.ttlMs ?? 6_000;
   const now = options.now ?? Date.now;
   const newToken = options.newToken ?? randomUUID;
   const leases = new Map<string, { readonly token: string; readonly expiresAt: number }>();

@@ -30,7 +30,7 @@ export interface RedisConversationLockOptions {
   /** Owned by the caller. */
   readonly redis: Redis;
   readonly prefix: string;
-  /** Lease length without renewal, ms. Default 8,000. */
+  /** Lease length without renewal, ms. Default 6,000. */
   readonly ttlMs?: number;
   /** Makes tokens; default randomUUID. */
   readonly newToken?: () => string;
@@ -39,7 +39,7 @@ export interface RedisConversationLockOptions {
 /** ConversationLock on Redis: `{p}:turnlock:{conversationKey}` = token, SET NX PX. */
 export function createRedisConversationLock(options: RedisConversationLockOptions): ConversationLock {
   const { redis, prefix } = options;
-  const ttlMs = options.ttlMs ?? 8_000;
+  const ttlMs = options.ttlMs ?? 6_000;
   const newToken = options.newToken ?? randomUUID;
   const key = (conversationKey: string) => `${prefix}:turnlock:${conversationKey}`;
   return {
