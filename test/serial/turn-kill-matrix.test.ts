@@ -292,9 +292,7 @@ describe("a turn stopped at each step, with the next message arriving (built CLI
         });
         expect(askedAboutRefund).toHaveLength(1);
       }
-      expect(sent.filter((text) => /welcome/i.test(text))).toHaveLength(
-        point === "confirm" ? 2 : 1,
-      );
+      expect(sent.filter((text) => /welcome/i.test(text))).toHaveLength(point === "confirm" ? 2 : 1);
     },
     90_000,
   );
