@@ -26,6 +26,8 @@ export interface AnsweringGateway {
   settled(timeoutMs?: number): Promise<void>;
   /** The message log's inbound row for a wamid of the default tenant. */
   logged(wamid: string): Promise<StoredMessage | undefined>;
+  /** Every reply the gateway queued (sent or not), with its address. */
+  queuedReplies(): { readonly to?: string; readonly recipient?: string }[];
   /** The delivery status the delivery store holds for a wamid. */
   deliveryStatus(wamid: string): string | undefined;
   metrics(): Promise<string>;
@@ -54,6 +56,7 @@ export async function startAnsweringGateway(env: Record<string, string> = {}): P
     "SELECT conversation_key AS conversationKey FROM store_messages WHERE tenant_id = 'default' AND wamid = ?",
   );
   const delivery = db.prepare("SELECT status FROM delivery_messages WHERE wamid = ?");
+  const outbound = db.prepare("SELECT data FROM queue_jobs WHERE queue = 'outbound'");
   return {
     fake,
     running,
@@ -68,6 +71,12 @@ export async function startAnsweringGateway(env: Record<string, string> = {}): P
       if (row === undefined) return undefined;
       const page = await store.messagesOf(row.conversationKey, { limit: 500 });
       return page.items.find((item) => item.direction === "inbound" && item.wamid === wamid);
+    },
+    queuedReplies() {
+      return (outbound.all() as { data: string }[]).map((row) => {
+        const { to, recipient } = JSON.parse(row.data) as { to?: string; recipient?: string };
+        return { ...(to === undefined ? {} : { to }), ...(recipient === undefined ? {} : { recipient }) };
+      });
     },
     deliveryStatus(wamid) {
       return (delivery.get(wamid) as { status: string | null } | undefined)?.status ?? undefined;
