@@ -18,7 +18,7 @@ import {
   sendReplyDepsFrom,
 } from "../outbound/index.js";
 import { type IntentRouter, loadIntentRouter } from "../router/index.js";
-import type { GraphApiClient } from "../whatsapp/index.js";
+import type { GraphApiClient, InboundMessage } from "../whatsapp/index.js";
 import type { JobHandlers, WorkerPorts } from "./backends/backend.js";
 import { createGraphClients } from "./graph-clients.js";
 import { type MessageLog, openMessageLog } from "./message-log.js";
@@ -109,6 +109,7 @@ export async function startPipeline(
       deliveryStatuses,
       responder,
       graphClientFor: graph.clientFor,
+      ...(recorders === undefined ? {} : { recordMessage: recorders.recordMessage }),
       logger,
       registry,
       now,
@@ -143,6 +144,8 @@ interface HandlerDeps
   > {
   readonly responder: Responder;
   readonly graphClientFor: (tenantId: string) => GraphApiClient;
+  /** The message log's recorder for messages that are recorded and never answered. */
+  readonly recordMessage?: (message: InboundMessage) => Promise<unknown>;
   readonly logger: Logger;
   readonly registry: Registry;
   readonly now: () => number;
@@ -199,6 +202,7 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
     logger,
     metrics: createDeliveryMetrics(registry),
     reengage,
+    ...(deps.recordMessage === undefined ? {} : { recordMessage: deps.recordMessage }),
   });
   return { turns, outbound, events };
 }

@@ -8,6 +8,9 @@ import { statusUpdateOf } from "./status-update-of.js";
 /** Meta's "re-engagement message" error: the customer's 24 h window is closed. */
 export const OUTSIDE_WINDOW_CODE = 131047;
 
+const UNKNOWN_STATUS_CHARS = 32;
+const MAX_WARNED_STATUSES = 100;
+
 export interface ApplyStatusEventDeps {
   readonly store: DeliveryStatusStore;
   readonly logger: Logger;
@@ -23,11 +26,20 @@ export interface ApplyStatusEventDeps {
  * reply, so a redelivered or retried event queues nothing more).
  */
 export function createApplyStatusEvent(deps: ApplyStatusEventDeps) {
+  // A status Meta adds comes with every message: warn once per value, then only at debug.
+  const warned = new Set<string>();
   return async function applyStatusEvent(event: StatusEvent): Promise<ApplyOutcome | "unknown_status"> {
     const update = statusUpdateOf(event);
     if (update === undefined) {
       deps.metrics?.statuses.inc({ status: "other", outcome: "unknown_status" });
-      deps.logger.debug({ tenant: event.tenantId, status: event.status }, "status we do not model: ignored");
+      // The value comes from the request body: cut, so a log line cannot grow with it.
+      const status = event.status.slice(0, UNKNOWN_STATUS_CHARS);
+      const first = !warned.has(status) && warned.size < MAX_WARNED_STATUSES;
+      if (first) warned.add(status);
+      deps.logger[first ? "warn" : "debug"](
+        { tenant: event.tenantId, status },
+        "status we do not model: counted, not applied",
+      );
       return "unknown_status";
     }
     const outcome = await deps.store.applyStatus(update);

@@ -1,7 +1,11 @@
 import type { SentMessage, SentMessageRecorder } from "../outbound/index.js";
 
-/** Delivery statuses Meta reports for a message we sent (docs/whatsapp-cloud-api.md §4). */
-export type DeliveryStatus = "sent" | "delivered" | "read" | "played" | "failed";
+/**
+ * Delivery statuses Meta reports for a message we sent (docs/whatsapp-cloud-api.md §4).
+ * `deleted` (the customer deleted it) is not a Cloud API status; older
+ * senders report it, and it is kept as the last step, after `played`.
+ */
+export type DeliveryStatus = "sent" | "delivered" | "read" | "played" | "deleted" | "failed";
 
 /** One status of one of our messages, as a webhook reported it. */
 export interface StatusUpdate {
@@ -35,7 +39,7 @@ export interface DeliveryRecord {
 
 /**
  * The state of our outbound messages, per (tenant, wamid). States only move
- * forward: sent < delivered < read < played, decided by rank, never by
+ * forward: sent < delivered < read < played < deleted, decided by rank, never by
  * arrival order; `failed` moves a message that is not yet read, and is
  * final. Also where the sender records what it sent.
  */

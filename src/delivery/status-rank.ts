@@ -11,6 +11,7 @@ export const STATUS_RANK: Readonly<Record<DeliveryStatus, number>> = {
   delivered: 2,
   read: 3,
   played: 4,
+  deleted: 5,
 };
 
 /** A status at or above this rank means the customer saw the message: a `failed` cannot follow it. */

@@ -6,7 +6,13 @@ import {
   maskConversationKey,
 } from "../observability/index.js";
 import { type InboundQueue, QueueUnavailableError } from "../queue/index.js";
-import { type ParsedWebhook, parseWebhook, WebhookShapeError } from "../whatsapp/index.js";
+import {
+  type InboundMessage,
+  type ParsedWebhook,
+  parseWebhook,
+  splitByAnswerability,
+  WebhookShapeError,
+} from "../whatsapp/index.js";
 import { replyError } from "./reply-error.js";
 import { isValidSignature } from "./signature.js";
 import type { TenantDirectory } from "./tenant-directory.js";
@@ -42,6 +48,26 @@ function createUnavailableLog(logger: Logger, now: () => number) {
   };
 }
 
+/** Counts what is not answered and what arrived from the future; logs the latter (a clock or a payload is off). */
+function flagMessages(messages: readonly InboundMessage[], deps: WebhookRouteDeps, log: FastifyBaseLogger) {
+  for (const message of messages) {
+    if (message.unanswerable !== undefined) {
+      deps.metrics.unanswered.inc({ tenant: message.tenantId, reason: message.unanswerable });
+    }
+    if (message.futureTimestamp !== undefined) {
+      deps.metrics.futureTimestamps.inc({ tenant: message.tenantId });
+      log.warn(
+        {
+          tenant: message.tenantId,
+          wamidHash: fingerprint(message.wamid),
+          aheadSeconds: message.futureTimestamp - message.timestamp,
+        },
+        "message timestamp lies in the future; ordered by its arrival instead",
+      );
+    }
+  }
+}
+
 function record(parsed: ParsedWebhook, tenantId: string, deps: WebhookRouteDeps, log: FastifyBaseLogger) {
   for (const { code, phoneNumberId } of parsed.webhookErrors) {
     // The label comes from the request body: keep it to Meta-shaped codes so it cannot grow without bound.
@@ -67,14 +93,15 @@ function record(parsed: ParsedWebhook, tenantId: string, deps: WebhookRouteDeps,
 export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDeps) {
   const logUnavailable = createUnavailableLog(deps.logger, deps.now);
   const warnedNumbers = new Set<string>();
-  // A number the tenant does not list is still recorded (the signature proves Meta sent it), but said once.
+  // A number the tenant does not list is still recorded (the signature proves Meta sent it), never
+  // answered (its token may not be the tenant's), and said once.
   const warnUnlisted = (tenantId: string, phoneNumberId: string) => {
     const key = `${tenantId}:${phoneNumberId}`;
     if (warnedNumbers.has(key) || warnedNumbers.size > 1000) return;
     warnedNumbers.add(key);
     deps.logger.warn(
       { tenant: tenantId, phoneNumberId },
-      "webhook for a business number this tenant does not list in phoneNumberIds; recorded under the tenant",
+      "webhook for a business number this tenant does not list in phoneNumberIds; recorded under the tenant, not answered",
     );
   };
 
@@ -102,6 +129,8 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
           if (deps.tenants.isForeign(phoneNumberId, owner)) warnUnlisted(owner.id, phoneNumberId);
           return owner.id;
         },
+        isListedNumber: (phoneNumberId, ownerId) =>
+          !deps.tenants.isForeign(phoneNumberId, deps.tenants.find(ownerId) ?? tenant),
       });
     } catch (error) {
       req[OUTCOME] = "malformed";
@@ -110,10 +139,13 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
       throw error;
     }
     record(parsed, tenant.id, deps, request.log);
+    flagMessages(parsed.messages, deps, request.log);
+    const { answerable, recordOnly } = splitByAnswerability(parsed.messages);
+    const events = [...parsed.events, ...recordOnly];
 
     let outcome: Awaited<ReturnType<InboundQueue["enqueue"]>>;
     try {
-      outcome = await deps.queue.enqueue({ messages: parsed.messages, events: parsed.events });
+      outcome = await deps.queue.enqueue({ messages: answerable, events });
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
       req[OUTCOME] = "unavailable";
@@ -127,7 +159,7 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
         result: result === "duplicate" ? "duplicate" : "accepted",
       });
       if (deps.logger.isLevelEnabled("debug")) {
-        const message = parsed.messages[index];
+        const message = answerable[index];
         request.log.debug(
           {
             tenant: tenant.id,
@@ -141,7 +173,7 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
       }
     });
     outcome.events.forEach((result, index) => {
-      deps.metrics.events.inc({ tenant: tenant.id, kind: parsed.events[index]?.kind ?? "unknown", result });
+      deps.metrics.events.inc({ tenant: tenant.id, kind: events[index]?.kind ?? "unknown", result });
     });
     return reply.code(200).send();
   };

@@ -24,6 +24,10 @@ export interface IngressMetrics {
   readonly events: Counter<"tenant" | "kind" | "result">;
   readonly webhookErrors: Counter<"tenant" | "code">;
   readonly dropped: Counter<"tenant" | "reason">;
+  /** Messages recorded and never answered, by why (see src/whatsapp/answerability.ts). */
+  readonly unanswered: Counter<"tenant" | "reason">;
+  /** Messages whose Meta timestamp was minutes ahead of arrival (ordered by arrival instead). */
+  readonly futureTimestamps: Counter<"tenant">;
 }
 
 export interface CreateIngressMetricsOptions {
@@ -76,6 +80,18 @@ export function createIngressMetrics(options: CreateIngressMetricsOptions = {}):
       name: "ss_ingress_dropped_items_total",
       help: "Items of an otherwise valid webhook that could not be queued (no id, no sender, bad status).",
       labelNames: ["tenant", "reason"],
+      registers: [registry],
+    }),
+    unanswered: new Counter({
+      name: "ss_ingress_unanswered_messages_total",
+      help: "Messages recorded and never answered, by reason (reaction, edit, revoke, system, group, unlisted_number, no_reply_address, own_number).",
+      labelNames: ["tenant", "reason"],
+      registers: [registry],
+    }),
+    futureTimestamps: new Counter({
+      name: "ss_ingress_future_timestamps_total",
+      help: "Messages whose Meta timestamp lay minutes ahead of arrival; ordered by arrival instead.",
+      labelNames: ["tenant"],
       registers: [registry],
     }),
   };

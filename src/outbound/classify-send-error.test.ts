@@ -42,10 +42,28 @@ describe("classifySendError: the issue's lists", () => {
     [131049, "permanent_error", {}],
     [131021, "permanent_error", {}],
     [132001, "permanent_error", {}],
-    [368, "permanent_error", {}],
+    [368, "policy_blocked", { pauseNumber: true }],
+    [131053, "permanent_error", {}],
   ] as const)("gives up on %i (%s)", (code, reason, flags) => {
     const decision = classifySendError(graph(code, code === 190 ? 401 : 400), first);
     expect(decision).toEqual({ action: "give_up", reason, code, ...flags });
+  });
+
+  it("waits out 613, the Graph API's own rate limit answered with HTTP 429, honouring Retry-After", () => {
+    expect(classifySendError(graph(613, 429), first)).toMatchObject({ action: "wait" });
+    const hinted = classifySendError(graph(613, 429, { retryAfterMs: 30_000 }), first, { random: minRandom });
+    expect(hinted).toEqual({ action: "wait", delayMs: 30_000 });
+  });
+
+  it("retries a media upload error (131053) whose media host answered 429, and gives up on another", () => {
+    const throttled = graph(131053, 400, {
+      details: "Downloading media from weblink failed with http code 429, status message Too Many Requests",
+    });
+    expect(classifySendError(throttled, first)).toMatchObject({ action: "retry" });
+    const badMime = graph(131053, 400, {
+      details: "Param file must be a file with one of the following types",
+    });
+    expect(classifySendError(badMime, first)).toMatchObject({ action: "give_up", code: 131053 });
   });
 
   it("gives up on a named permanent code even with HTTP 5xx, and retries an unknown code Meta marks transient", () => {

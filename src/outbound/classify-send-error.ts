@@ -9,6 +9,8 @@ import {
   type GiveUpReason,
   MAINTENANCE_CODE,
   MAINTENANCE_FLOOR_MS,
+  MEDIA_HOST_THROTTLED,
+  MEDIA_UPLOAD_CODE,
   PAIR_LIMIT_CODE,
   PERMANENT_CODES,
   THROTTLE_CODES,
@@ -26,6 +28,7 @@ export type SendDecision =
       readonly code: number | undefined;
       readonly pauseTenant?: true;
       readonly reengage?: true;
+      readonly pauseNumber?: true;
     };
 
 /** Where the send stands. */
@@ -82,8 +85,20 @@ function withHint(policy: Policy, delayMs: number, hintMs: number | undefined): 
   return hintMs === undefined ? delayMs : Math.max(delayMs, Math.min(hintMs, policy.maxHintMs));
 }
 
+function mediaHostThrottled(error: GraphApiError): boolean {
+  // Meta's details, or the message for a body without error_data, say what the host answered.
+  const said = `${error.details ?? ""} ${error.message}`;
+  return error.graphCode === MEDIA_UPLOAD_CODE && MEDIA_HOST_THROTTLED.test(said);
+}
+
 function classifyGraphError(error: GraphApiError, attempt: SendAttempt, policy: Policy): SendDecision {
   const code = error.graphCode;
+  if (mediaHostThrottled(error)) {
+    return {
+      action: "retry",
+      delayMs: withHint(policy, backoff(policy, attempt.attempt), error.retryAfterMs),
+    };
+  }
   const permanent = code === undefined ? undefined : PERMANENT_CODES.get(code);
   if (permanent !== undefined) return { action: "give_up", code, ...permanent };
   if ((code !== undefined && THROTTLE_CODES.has(code)) || (code === undefined && error.status === 429)) {
@@ -117,11 +132,12 @@ function classifyOnce(error: unknown, attempt: SendAttempt, policy: Policy): Sen
 /**
  * Decides what to do after a failed send: `retry` (transient: network
  * failures before the request was written, 5xx, 1, 2, 131000, 131016,
- * 131057, 133004) after a capped, jittered exponential backoff; `wait`
- * (throttled: 130429, 131056 at Meta's 4^X s, 4, 80007) at least as long as
- * Meta advises; `retry_once_unknown` when the request was written but no
- * answer came (at most once per send); `give_up` for anything else, with the
- * reason, Meta's code, `pauseTenant` for 190 and `reengage` for 131047.
+ * 131057, 133004, and a 131053 whose media host answered 429) after a capped,
+ * jittered exponential backoff; `wait` (throttled: 130429, 131056 at Meta's
+ * 4^X s, 4, 613, 80007) at least as long as Meta advises; `retry_once_unknown`
+ * when the request was written but no answer came (at most once per send);
+ * `give_up` for anything else, with the reason, Meta's code, `pauseTenant`
+ * for 190, `pauseNumber` for 368 and `reengage` for 131047.
  * Pure, given `policy.random`. After `maxAttempts` attempts it gives up
  * (`attempts_exhausted`).
  */

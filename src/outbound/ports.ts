@@ -31,11 +31,15 @@ export interface SendRateLimiter {
   reserve(phoneNumberId: string, customer: string): Promise<SendSlot>;
 }
 
-/** Tenants whose sends are stopped for a while (a rejected token). */
+/**
+ * Tenants whose sends are stopped for a while (a rejected token), or one
+ * number of a tenant (blocked by Meta): `tenantId` is then the number's scope
+ * (numberPauseScope in send-pause-scope.ts).
+ */
 export interface TenantSendPause {
-  /** Stops the tenant's sends for `forMs` ms (a later pause replaces an earlier one). */
+  /** Stops the tenant's (or the scope's) sends for `forMs` ms (a later pause replaces an earlier one). */
   pause(tenantId: string, forMs: number): Promise<void>;
-  /** ms until the tenant's pause ends; 0 when it is not paused. */
+  /** ms until the pause ends; 0 when it is not paused. */
   remainingMs(tenantId: string): Promise<number>;
 }
 

@@ -18,6 +18,7 @@ import type { SendRateLimiter, SentMessageRecorder, TenantSendPause } from "./po
 import type { Reengage } from "./reengagement.js";
 import type { GiveUpReason } from "./send-error-codes.js";
 import type { SendOrderGate } from "./send-order-gate.js";
+import { numberPauseScope } from "./send-pause-scope.js";
 
 /** What sending one reply needs. */
 export interface SendReplyDeps {
@@ -28,7 +29,7 @@ export interface SendReplyDeps {
   readonly metrics: OutboundMetrics | undefined;
   readonly now: () => number;
   readonly random: () => number;
-  /** How long a rejected token (190) pauses the tenant's sends, ms. */
+  /** How long a rejected token (190) pauses the tenant's sends, and a blocked number (368) its own, ms. */
   readonly pauseMs: number;
   readonly retryPolicy: Omit<SendRetryPolicy, "random">;
   /** Records each accepted message's wamid (ties its statuses to the reply); none: not recorded. */
@@ -119,7 +120,10 @@ export function createSendReply(deps: SendReplyDeps) {
       return jobDone(data.sentWamid);
     }
 
-    const pausedMs = await deps.pause.remainingMs(tenant);
+    const numberScope = numberPauseScope(tenant, data.phoneNumberId);
+    const pausedMs = Math.max(
+      ...(await Promise.all([deps.pause.remainingMs(tenant), deps.pause.remainingMs(numberScope)])),
+    );
     if (pausedMs > 0) {
       count(tenant, "deferred_paused");
       return delay(pausedMs);
@@ -139,6 +143,12 @@ export function createSendReply(deps: SendReplyDeps) {
       const { orderHeldSince: _held, ...rest } = data;
       data = rest;
       await job.updateData(data);
+    }
+
+    // A `to` that is not a number would reach whoever Meta's prefixing makes of it: never send it.
+    if (data.to !== undefined && !isWaId(data.to)) {
+      log.warn({ reason: "invalid_recipient" }, "reply addressed to something that is not a wa_id; dropped");
+      return giveUp("invalid_recipient", undefined);
     }
 
     let unknownOutcomeRetried = data.unknownOutcomeRetried === true;
@@ -200,6 +210,13 @@ export function createSendReply(deps: SendReplyDeps) {
             "Meta rejected the tenant's Graph API token: its sends are paused; replace the token",
           );
         }
+        if (decision.pauseNumber === true) {
+          await deps.pause.pause(numberScope, deps.pauseMs);
+          log.error(
+            { alert: "graph_number_blocked", graphCode: code, pausedForMs: deps.pauseMs },
+            "Meta blocked the business number for a while: its sends are paused",
+          );
+        }
         if (decision.reengage === true) await reengage();
         return giveUp(decision.reason, code, error);
       }
@@ -217,6 +234,11 @@ export function createSendReply(deps: SendReplyDeps) {
       });
     }
   };
+}
+
+/** Digits, with Meta's "+" or without: a wa_id as the inbound side keeps it (customer-identity.ts). */
+function isWaId(to: string): boolean {
+  return /^\+?\d{1,15}$/.test(to);
 }
 
 /** A wa_id ("2348012345678") as Meta wants `to`: with its "+". */

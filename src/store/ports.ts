@@ -14,6 +14,12 @@ export interface InboundRecord {
   readonly text?: string;
   readonly mediaId?: string;
   readonly caption?: string;
+  /**
+   * The message's whole normalised content (a reaction's emoji and target, a
+   * location, contact cards, order items, a Flow's response, a system change…),
+   * as JSON; the columns above are what the console lists and searches.
+   */
+  readonly content?: unknown;
   /** Meta's timestamp, Unix seconds. */
   readonly metaTimestamp: number;
   /** When the ingress received it, ms since the epoch; orders the log. */
@@ -96,6 +102,8 @@ export interface StoredMessage {
   readonly body?: unknown;
   readonly mediaId?: string;
   readonly caption?: string;
+  /** Inbound only: the whole normalised content (InboundRecord.content); absent for rows older than it. */
+  readonly content?: unknown;
   /** Inbound only: Meta's timestamp, Unix seconds. */
   readonly metaTimestamp?: number;
   /** Received (inbound) or queued (outbound), ms since the epoch. */
@@ -159,7 +167,7 @@ export interface MessageStore {
   /** Idempotent on (turnId, part); a repeat that knows the wamid fills it in. */
   recordOutbound(reply: OutboundRecord): Promise<RecordOutcome>;
   /**
-   * Forward-only: sent < delivered < read < played; `failed` replaces sent or
+   * Forward-only: sent < delivered < read < played < deleted; `failed` replaces sent or
    * delivered, keeps Meta's error, and is final. `at` is ms since the epoch.
    * A status may arrive before its message is recorded; it is kept all the same.
    */

@@ -26,6 +26,7 @@ export function inboundValues(message: InboundRecord, encode: ValueEncoding): un
     message.text ?? null,
     message.mediaId ?? null,
     message.caption ?? null,
+    message.content === undefined ? null : JSON.stringify(message.content),
     encode.time(message.metaTimestamp * 1000),
     encode.time(message.receivedAt),
   ];

@@ -49,7 +49,7 @@ export function toConversationSummary(row: ConversationRow): ConversationSummary
   };
 }
 
-/** A message joined with its delivery status; `body` already parsed from JSON. */
+/** A message joined with its delivery status; `body` and `content` already parsed from JSON. */
 export interface MessageRow {
   /** bigint (a string from node-postgres) or an SQLite integer rowid. */
   id: string | number;
@@ -63,6 +63,7 @@ export interface MessageRow {
   type: string;
   text: string | null;
   body: unknown;
+  content: unknown;
   media_id: string | null;
   caption: string | null;
   meta_timestamp: TimeValue | null;
@@ -75,7 +76,7 @@ export interface MessageRow {
 
 /** The columns of a `MessageRow`, for a `messages m LEFT JOIN deliveries d` select. */
 export const MESSAGE_COLUMNS = `m.id, m.tenant_id, m.conversation_key, m.direction, m.wamid, m.customer_id, m.turn_id,
-  m.part, m.type, m.text, m.body, m.media_id, m.caption, m.meta_timestamp, m.at,
+  m.part, m.type, m.text, m.body, m.content, m.media_id, m.caption, m.meta_timestamp, m.at,
   d.status, d.status_at, d.error_code, d.error_title`;
 
 /** Drops SQL NULLs so optional fields are absent rather than null. */
@@ -99,6 +100,7 @@ export function toStoredMessage(row: MessageRow): StoredMessage {
       part: row.part,
       text: row.text,
       body: row.body,
+      content: row.content,
       mediaId: row.media_id,
       caption: row.caption,
       metaTimestamp: row.meta_timestamp === null ? null : msOf(row.meta_timestamp) / 1000,

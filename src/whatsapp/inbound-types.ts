@@ -3,10 +3,32 @@ import type { messageContentSchemas } from "./webhook-schema.js";
 /** Message types sharpsharp models; anything else arrives as `unsupported` with `originalType`. */
 export type InboundMessageType = keyof typeof messageContentSchemas;
 
+/**
+ * Why a customer message is recorded but never answered. Each is a message a
+ * reply would be wrong for: a reaction, an edit or a deletion is about an
+ * earlier message, not something new to answer; a system notice is Meta's,
+ * not the customer's; a group is not a one-to-one chat; a number no tenant
+ * lists has no token of its own to answer with; and a sender with neither a
+ * wa_id nor a BSUID, or our own number, has no address a reply could go to.
+ */
+export type UnanswerableReason =
+  | "reaction"
+  | "edit"
+  | "revoke"
+  | "system"
+  | "group"
+  | "unlisted_number"
+  | "no_reply_address"
+  | "own_number";
+
 /** Who wrote: a phone number (wa_id), a business-scoped user id (BSUID), or both. */
 export interface CustomerIdentity {
+  /** Digits only: a reply's `to`. */
   readonly waId?: string;
+  /** A well-formed BSUID: a reply's `recipient` when there is no wa_id. */
   readonly userId?: string;
+  /** What named the sender when it was neither (a placeholder, a malformed id): never an address. */
+  readonly rawId?: string;
   readonly parentUserId?: string;
   readonly name?: string;
   readonly username?: string;
@@ -20,20 +42,37 @@ export interface InboundMessage {
   /** tenant : phone_number_id : wa_id (or BSUID when there is no number) — the unit of ordering. */
   readonly conversationKey: string;
   readonly wamid: string;
-  /** Meta's timestamp, Unix seconds. */
+  /**
+   * Meta's timestamp, Unix seconds; the second of arrival instead when Meta's
+   * was ahead of it by more than the tolerance (see `futureTimestamp`).
+   */
   readonly timestamp: number;
+  /** Meta's timestamp when it lay in the future: kept, but never used to order the inbox. */
+  readonly futureTimestamp?: number;
   /** When the ingress received it, Unix ms. */
   readonly receivedAt: number;
   readonly type: InboundMessageType;
-  /** Meta's own type name when it is not one we model (then `type` is "unsupported"). */
+  /**
+   * Meta's own type name when it differs from `type`: one we do not model
+   * (then `type` is "unsupported") or a legacy name (`voice`, now `audio`).
+   */
   readonly originalType?: string;
   readonly customer: CustomerIdentity;
   /** What a reader of the conversation sees as text: body, caption, button or list title. */
   readonly text?: string;
   /** Interactive reply id or template button payload, for routing without reading text. */
   readonly replyId?: string;
-  /** The type-named object as Meta sent it (unknown fields kept); left out for a text whose only field is `body`. */
+  /**
+   * The type-named object as Meta sent it (unknown fields kept; numeric-string
+   * coordinates made numbers); left out for a text whose only field is `body`.
+   */
   readonly content?: unknown;
+  /** The wamid a reaction, an edit or a revoke is about. */
+  readonly targetWamid?: string;
+  /** The group the message was written in (Groups API); the conversation is the group's. */
+  readonly groupId?: string;
+  /** Why the message is recorded and never answered; absent: it is answered (see answerability.ts). */
+  readonly unanswerable?: UnanswerableReason;
   readonly context?: Readonly<Record<string, unknown>>;
   readonly referral?: Readonly<Record<string, unknown>>;
   readonly errors?: readonly unknown[];
@@ -68,7 +107,21 @@ export interface ChangeEvent {
   readonly value: unknown;
 }
 
-export type InboundEvent = StatusEvent | ChangeEvent;
+/**
+ * A message that is recorded and never answered (a reaction, an edit, a
+ * system notice…): it takes the events path, so it never enters a
+ * conversation inbox or starts a turn. Deduplicated by (tenant, wamid).
+ */
+export interface RecordOnlyMessageEvent {
+  readonly kind: "message";
+  readonly dedupeId: string;
+  readonly tenantId: string;
+  readonly phoneNumberId: string;
+  readonly receivedAt: number;
+  readonly message: InboundMessage & { readonly unanswerable: UnanswerableReason };
+}
+
+export type InboundEvent = StatusEvent | ChangeEvent | RecordOnlyMessageEvent;
 
 /** Why a message in an otherwise valid webhook could not be queued. */
 export type DroppedReason = "malformed_message" | "no_sender" | "malformed_status";

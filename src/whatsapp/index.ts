@@ -1,3 +1,10 @@
+export {
+  type AnswerabilityScope,
+  isAnswerable,
+  splitByAnswerability,
+  UNANSWERABLE_REASONS,
+  type UnanswerableReason,
+} from "./answerability.js";
 export { conversationKeyOf, splitCustomerOfConversation, tenantOfConversation } from "./conversation-key.js";
 export { WebhookShapeError, whatsappErrorCatalog } from "./errors.js";
 export {
@@ -34,6 +41,8 @@ export type {
   InboundMessage,
   InboundMessageType,
   ParsedWebhook,
+  RecordOnlyMessageEvent,
   StatusEvent,
 } from "./inbound-types.js";
+export { FUTURE_TOLERANCE_SECONDS } from "./normalize-message.js";
 export { type ParseWebhookOptions, parseWebhook } from "./parse-webhook.js";

@@ -20,6 +20,11 @@ export interface ParseWebhookOptions {
    * verifying tenant (several tenants served by one Meta app); default: tenantId.
    */
   readonly tenantForPhoneNumber?: (phoneNumberId: string) => string;
+  /**
+   * Whether the tenant a number's events belong to lists that number; one it
+   * does not list is recorded, never answered. Default: every number is listed.
+   */
+  readonly isListedNumber?: (phoneNumberId: string, tenantId: string) => boolean;
   /** Unix ms the request arrived. */
   readonly receivedAt: number;
 }
@@ -120,7 +125,16 @@ export function parseWebhook(raw: unknown, options: ParseWebhookOptions): Parsed
         const parsed = contactSchema.safeParse(contact);
         return parsed.success ? [parsed.data] : [];
       });
-      const scope = { tenantId, phoneNumberId, wabaId: entry.id, receivedAt, contacts };
+      const display = value.data.metadata.display_phone_number?.replace(/\D/g, "");
+      const scope = {
+        tenantId,
+        phoneNumberId,
+        wabaId: entry.id,
+        receivedAt,
+        contacts,
+        numberListed: options.isListedNumber?.(phoneNumberId, tenantId) ?? true,
+        businessIds: display === undefined || display === "" ? [phoneNumberId] : [phoneNumberId, display],
+      };
 
       for (const item of value.data.messages ?? []) {
         const base = messageBaseSchema.safeParse(item);

@@ -51,6 +51,7 @@ export const messageBaseSchema = z.looseObject({
   context: z.looseObject({}).optional(),
   referral: z.looseObject({}).optional(),
   errors: z.array(z.unknown()).optional(),
+  group_id: z.string().min(1).optional(),
 });
 
 const media = z.looseObject({
@@ -58,6 +59,25 @@ const media = z.looseObject({
   caption: z.string().optional(),
   mime_type: z.string().optional(),
 });
+
+/**
+ * A coordinate as a number, or as a numeric string (some senders quote them);
+ * anything else, or a value out of `limit`, is not a place.
+ */
+const coordinate = (limit: number) =>
+  z
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^[-+]?\d{1,3}(\.\d+)?$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().min(-limit).max(limit));
+
+/** An edit or a revoke names the message it changes. */
+const originalMessage = { original_message_id: z.string().min(1) };
 
 /** The type-named object each known message type carries; a mismatch makes the message `unsupported`. */
 export const messageContentSchemas = {
@@ -67,7 +87,7 @@ export const messageContentSchemas = {
   audio: media,
   document: media,
   sticker: media,
-  location: z.looseObject({ latitude: z.number(), longitude: z.number() }),
+  location: z.looseObject({ latitude: coordinate(90), longitude: coordinate(180) }),
   contacts: z.array(z.looseObject({})),
   interactive: z.looseObject({
     type: z.string(),
@@ -79,9 +99,23 @@ export const messageContentSchemas = {
   reaction: z.looseObject({ message_id: z.string(), emoji: z.string().optional() }),
   order: z.looseObject({ product_items: z.array(z.unknown()) }),
   system: z.looseObject({ body: z.string().optional(), type: z.string().optional() }),
+  // Numbers also used in the WhatsApp Business app: the customer changed or deleted an earlier message.
+  edit: z.looseObject({
+    ...originalMessage,
+    message: z.looseObject({ type: z.string().min(1) }).optional(),
+  }),
+  revoke: z.looseObject(originalMessage),
   request_welcome: z.unknown(),
   unsupported: z.unknown(),
 } as const;
+
+/**
+ * Older names of a modelled type: the on-premises API's `voice` is an audio
+ * message (a voice note) with the same media object.
+ */
+export const LEGACY_TYPE_ALIASES: Readonly<Record<string, keyof typeof messageContentSchemas>> = {
+  voice: "audio",
+};
 
 export const statusSchema = z.looseObject({
   id: z.string().min(1),

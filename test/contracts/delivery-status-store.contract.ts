@@ -55,6 +55,15 @@ export function describeDeliveryStatusStoreContract(
       expect(await store.get("default", id)).toMatchObject({ status: "played", statusAt: T0 + 1 });
     });
 
+    it("records deleted (an older sender's status) after every other step, and keeps it", async () => {
+      const id = wamid();
+      expect(await update(id, "read", T0 + 1)).toBe("applied");
+      expect(await update(id, "deleted", T0 + 2)).toBe("applied");
+      expect(await update(id, "played", T0 + 3)).toBe("stale_ignored");
+      expect(await update(id, "failed", T0 + 4, { error: { code: 1, title: "x" } })).toBe("stale_ignored");
+      expect(await store.get("default", id)).toMatchObject({ status: "deleted", statusAt: T0 + 2 });
+    });
+
     it("ends in the furthest status for any arrival order with duplicates", async () => {
       const statuses: DeliveryStatus[] = ["sent", "delivered", "read"];
       await fc.assert(

@@ -36,4 +36,24 @@ describe("sqlite", () => {
     expect(store.sweepExpired()).toBe(2);
     expect(store.sweepExpired()).toBe(0);
   });
+
+  it("adds the deleted status's column to a file written before it, keeping the rows", async () => {
+    const db = backend.open();
+    db.exec(`CREATE TABLE delivery_messages (
+      tenant_id TEXT NOT NULL, wamid TEXT NOT NULL,
+      phone_number_id TEXT, conversation_key TEXT, turn_id TEXT, part INTEGER, sent_at INTEGER,
+      sent_to TEXT, sent_recipient TEXT, reengagement INTEGER,
+      status TEXT, status_rank INTEGER, status_at INTEGER, recipient TEXT, error_code INTEGER, error_title TEXT,
+      at_sent INTEGER, at_delivered INTEGER, at_read INTEGER, at_played INTEGER, at_failed INTEGER,
+      expires_at INTEGER NOT NULL, PRIMARY KEY (tenant_id, wamid))`);
+    db.prepare(
+      "INSERT INTO delivery_messages (tenant_id, wamid, status, status_rank, status_at, at_read, expires_at) VALUES ('t', 'old', 'read', 3, 5, 5, ?)",
+    ).run(Date.now() + 60_000);
+    const store = createSqliteDeliveryStatusStore({ db });
+    expect(await store.get("t", "old")).toMatchObject({ status: "read" });
+    expect(await store.applyStatus({ tenantId: "t", wamid: "old", status: "deleted", timestamp: 6 })).toBe(
+      "applied",
+    );
+    expect(await store.get("t", "old")).toMatchObject({ status: "deleted", statusAt: 6 });
+  });
 });

@@ -71,6 +71,23 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
       expect(page.next).toBeUndefined();
     });
 
+    it("keeps an inbound message's whole normalised content as JSON, and reads it back", async () => {
+      const content = {
+        type: "reaction",
+        customer: { waId: "2348012345678", name: "Chinedu" },
+        content: { message_id: "wamid.ours", emoji: "\ud83d\ude4f" },
+        targetWamid: "wamid.ours",
+        unanswerable: "reaction",
+        nested: { items: [{ quantity: 2, item_price: 2500.5 }], flag: true, none: null },
+      };
+      await store.recordInbound(inbound({ wamid: "wamid.r1", type: "reaction", text: undefined, content }));
+      await store.recordInbound(inbound({ wamid: "wamid.plain" }));
+      const { items } = await store.messagesOf(key("acme", "2348012345678"), { limit: 10 });
+      const byWamid = new Map(items.map((m) => [m.wamid, m]));
+      expect(byWamid.get("wamid.r1")?.content).toEqual(content);
+      expect(byWamid.get("wamid.plain")).not.toHaveProperty("content");
+    });
+
     it("records an outbound part once per (turnId, part) and fills in its wamid later", async () => {
       await store.recordInbound(inbound({ wamid: "wamid.in1" }));
       const reply = outbound({ turnId: "turn-1" });
@@ -100,11 +117,17 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
       const error = { code: 131047, title: "Re-engagement message" };
       expect(await store.updateDelivery("acme", "wamid.b", "failed", T0 + 3_000, error)).toBe("applied");
       expect(await store.updateDelivery("acme", "wamid.b", "delivered", T0 + 4_000)).toBe("stale_ignored");
+      // `deleted` (an older sender's status: the customer deleted it) comes after every other step.
+      await store.recordOutbound(outbound({ turnId: "turn-1", part: 2, wamid: "wamid.c" }));
+      expect(await store.updateDelivery("acme", "wamid.c", "read", T0 + 2_000)).toBe("applied");
+      expect(await store.updateDelivery("acme", "wamid.c", "deleted", T0 + 3_000)).toBe("applied");
+      expect(await store.updateDelivery("acme", "wamid.c", "played", T0 + 4_000)).toBe("stale_ignored");
       // A status for another tenant's message with the same wamid changes nothing here.
       await store.updateDelivery("other", "wamid.a", "sent", T0 + 5_000);
       const { items } = await store.messagesOf(key("acme", "2348012345678"), { limit: 10 });
       const byWamid = new Map(items.map((m) => [m.wamid, m.delivery]));
       expect(byWamid.get("wamid.a")).toEqual({ status: "read", at: T0 + 3_000 });
+      expect(byWamid.get("wamid.c")).toEqual({ status: "deleted", at: T0 + 3_000 });
       expect(byWamid.get("wamid.b")).toEqual({
         status: "failed",
         at: T0 + 3_000,

@@ -38,13 +38,14 @@ describe.skipIf(skipWithoutRedis)("delivery status store on Redis: events, metri
   let n = 0;
   const wamid = () => `wamid.test.${n++}`;
 
+  const logLines: string[] = [];
   beforeAll(() => {
     redis = new Redis(TEST_REDIS_URL);
     store = createRedisDeliveryStatusStore({ redis, prefix });
     registry = new Registry();
     apply = createApplyStatusEvent({
       store,
-      logger: createLogger({ level: "silent" }),
+      logger: createLogger({ level: "warn", destination: { write: (line: string) => logLines.push(line) } }),
       metrics: createDeliveryMetrics(registry),
     });
   });
@@ -90,5 +91,21 @@ describe.skipIf(skipWithoutRedis)("delivery status store on Redis: events, metri
       errorTitle: "Re-engagement message",
     });
     expect(await registry.getSingleMetricAsString("ss_delivery_failed_total")).toContain('code="131047"} 1');
+  });
+
+  it("records deleted, and counts an unknown status with one warning per value, the value cut short", async () => {
+    const id = wamid();
+    expect(await apply(statusEvent(id, "deleted", T0 + 1))).toBe("applied");
+    expect(await store.get("default", id)).toMatchObject({ status: "deleted" });
+    const long = `in_orbit_${"x".repeat(500)}`;
+    for (const status of [long, long, "in_orbit"]) {
+      expect(await apply(statusEvent(wamid(), status, T0))).toBe("unknown_status");
+    }
+    const metrics = await registry.getSingleMetricAsString("ss_delivery_statuses_total");
+    expect(metrics).toContain('status="other",outcome="unknown_status"} 3');
+    const warnings = logLines
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.msg.includes("do not model"));
+    expect(warnings.map((line) => line.status)).toEqual([long.slice(0, 32), "in_orbit"]);
   });
 });

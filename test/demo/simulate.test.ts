@@ -58,7 +58,10 @@ describe("simulate (one signed customer message, the bot's reply read off the fa
     const timestamps: number[] = [];
     const url = await gateway(async (body, signature, reply) => {
       expect(isValidSignature(body, signature, SECRET)).toBe(true);
-      const parsed = parseWebhook(JSON.parse(body.toString("utf8")), { tenantId: "default", receivedAt: 0 });
+      const parsed = parseWebhook(JSON.parse(body.toString("utf8")), {
+        tenantId: "default",
+        receivedAt: Date.now(),
+      });
       const message = parsed.messages[0];
       seen.push(`${message?.customer.waId}|${message?.phoneNumberId}|${message?.text}|${message?.wamid}`);
       timestamps.push(message?.timestamp ?? 0);

@@ -32,13 +32,25 @@ describe.skipIf(skipWithoutRedis)("routing by business number", () => {
     expect(second.map((m) => m.tenantId)).toEqual(["second-shop"]);
   });
 
-  it("keeps a number owned by a tenant of another app under the verifying tenant, and says so once", async () => {
+  it("records a number owned by a tenant of another app under the verifying tenant, never answers it, and says so once", async () => {
     const body = fixtureBytes("inbound-text").toString().replaceAll("106540352242922", "120000000000001");
     expect((await h.post(body)).statusCode).toBe(200);
+    // No inbox, so no turn: answering would send from that number with this tenant's token.
     const keys = await h.admin.zrange(`${h.prefix}:inboxes`, 0, -1);
-    expect(keys.filter((key) => key.includes("120000000000001"))).toEqual([
-      expect.stringMatching(/^default:120000000000001:/),
+    expect(keys.filter((key) => key.includes("120000000000001"))).toEqual([]);
+    const events = await h.queues.events.getJobs(["waiting", "prioritized", "delayed"]);
+    const recorded = events.map((job) => job.data).filter((event) => event.kind === "message");
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        tenantId: "default",
+        message: expect.objectContaining({
+          conversationKey: expect.stringMatching(/^default:120000000000001:/),
+          unanswerable: "unlisted_number",
+        }),
+      }),
     ]);
-    expect(h.logLines.join("")).toMatch(/does not list in phoneNumberIds/);
+    expect(h.logLines.join("")).toMatch(/does not list in phoneNumberIds.*not answered/);
+    const counted = await h.metrics.unanswered.get();
+    expect(counted.values).toEqual([{ labels: { tenant: "default", reason: "unlisted_number" }, value: 1 }]);
   });
 });

@@ -42,7 +42,19 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
     const inboxKeys = (await h.admin.zrange(`${h.prefix}:inboxes`, 0, -1)).sort();
     const stored: InboundMessage[] = [];
     for (const key of inboxKeys) stored.push(...(await inboxOf(key)));
-    expect(stored.map((m) => m.wamid).sort()).toEqual([...new Set(expectedMessages)].sort());
+    // Reactions and the like are recorded through the events queue and never reach an inbox.
+    const recordOnly = (await h.queues.events.getJobs(["waiting"])).flatMap((j) =>
+      j.data.kind === "message" ? [j.data.message] : [],
+    );
+    expect([...stored, ...recordOnly].map((m) => m.wamid).sort()).toEqual(
+      [...new Set(expectedMessages)].sort(),
+    );
+    expect(stored.every((m) => m.unanswerable === undefined)).toBe(true);
+    // The reactions, and the batch's second business number, which this tenant does not list.
+    expect(recordOnly.map((m) => m.unanswerable).sort()).toEqual(["reaction", "reaction", "unlisted_number"]);
+    expect(recordOnly.find((m) => m.unanswerable === "unlisted_number")?.phoneNumberId).toBe(
+      "109876543210987",
+    );
     for (const message of stored) {
       expect(message.conversationKey).toBe(
         `default:${message.phoneNumberId}:${message.customer.waId ?? message.customer.userId}`,

@@ -128,4 +128,39 @@ describe.skipIf(skipWithoutRedis)("outbound sender", () => {
     await eventually(async () => (await outboundCounts(harness)).completed === 3, 5000, 50);
     expect(h.fake.fake.messages()).toHaveLength(3);
   });
+
+  it("on 368 pauses that business number only, alerts, and sends its replies once the pause ends", async () => {
+    h = await createOutboundHarness("out-368");
+    const harness = h;
+    h.fake.fake.setFaults({ forcedErrors: [{ code: 368, times: 1 }] });
+    h.startWorker({ pauseMs: 1500 });
+    const first = textReply("2348012345681", "turn-b1");
+    await h.queue.enqueue([first]);
+    await eventually(async () => (await outboundCounts(harness)).failed === 1);
+    expect((await h.queue.queue.getJob(outboundJobId(first)))?.failedReason).toContain(
+      "policy_blocked (Meta code 368)",
+    );
+    const keys = createOutboundKeys(h.prefix);
+    expect(await h.admin.pttl(keys.paused(`default:${PHONE_NUMBER_ID}`))).toBeGreaterThan(0);
+    expect(await h.admin.pttl(keys.paused("default"))).toBeLessThan(0);
+    const alert = h.logLines.find((line) => line.includes("graph_number_blocked"));
+    expect(JSON.parse(alert ?? "{}")).toMatchObject({ level: 50, tenant: "default", graphCode: 368 });
+
+    const sameNumber = textReply("2348012345682", "turn-b2");
+    const otherNumber = textReply("2348012345683", "turn-b3", 0, { phoneNumberId: "109876543210987" });
+    await h.queue.enqueue([sameNumber, otherNumber]);
+    await eventually(() => h?.fake.fake.messages({ to: "2348012345683" }).length === 1);
+    expect(h.fake.fake.messages({ to: "2348012345682" })).toHaveLength(0);
+    await eventually(() => h?.fake.fake.messages({ to: "2348012345682" }).length === 1, 5000, 50);
+  });
+
+  it("never sends to a `to` that is not a wa_id", async () => {
+    h = await createOutboundHarness("out-bad-to");
+    const bad = textReply("US.1234", "turn-u1");
+    await h.queue.enqueue([bad]);
+    h.startWorker();
+    await eventually(async () => (await outboundCounts(h as OutboundHarness)).failed === 1);
+    expect((await h.queue.queue.getJob(outboundJobId(bad)))?.failedReason).toContain("invalid_recipient");
+    expect(sends(h)).toHaveLength(0);
+  });
 });

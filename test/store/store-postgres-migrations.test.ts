@@ -43,6 +43,25 @@ describe.skipIf(skipWithoutPostgres)("message store migrations (PostgreSQL)", ()
     ]);
   });
 
+  it("moves a schema of migration 1 to 2 with its rows, then keeps content and the deleted status", async () => {
+    const schema = fresh("v1to2");
+    await migrateMessageStore(pool, { schema, migrations: MIGRATIONS.filter((m) => m.version === 1) });
+    await pool.query(
+      `INSERT INTO "${schema}".deliveries (tenant_id, wamid, status, status_at) VALUES ('acme', 'wamid.old', 'read', now())`,
+    );
+    await expect(pool.query(`UPDATE "${schema}".deliveries SET status = 'deleted'`)).rejects.toThrow(
+      /check constraint/,
+    );
+    expect((await migrateMessageStore(pool, { schema })).applied).toEqual([2]);
+    await pool.query(`UPDATE "${schema}".deliveries SET status = 'deleted'`);
+    await pool.query(
+      `INSERT INTO "${schema}".messages (tenant_id, conversation_key, direction, wamid, customer_id, type, content, at)
+       VALUES ('acme', 'k', 'inbound', 'wamid.in', '1', 'reaction', '{"emoji": "x"}', now())`,
+    );
+    const row = await pool.query(`SELECT content FROM "${schema}".messages`);
+    expect(row.rows[0]).toEqual({ content: { emoji: "x" } });
+  });
+
   it("is a no-op on a migrated schema", async () => {
     const schema = fresh("rerun");
     await migrateMessageStore(pool, { schema });

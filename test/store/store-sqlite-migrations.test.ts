@@ -54,7 +54,29 @@ describe("message store migrations (SQLite)", () => {
       "store_migrations",
       "store_turns",
     ]);
-    expect(db.prepare("SELECT applied_at FROM store_migrations").pluck().all()).toEqual([42]);
+    expect(db.prepare("SELECT applied_at FROM store_migrations").pluck().all()).toEqual(
+      SQLITE_MIGRATIONS.map(() => 42),
+    );
+  });
+
+  it("moves a file of migration 1 to 2 with its rows, then keeps content and the deleted status", async () => {
+    const db = freshDb();
+    migrateSqliteMessageStore(db, { migrations: SQLITE_MIGRATIONS.filter((m) => m.version === 1) });
+    db.prepare(
+      `INSERT INTO store_deliveries (tenant_id, wamid, status, status_at, error_code, error_title, updated_at)
+       VALUES ('acme', 'wamid.old', 'failed', 5, 131047, 'Re-engagement message', 6)`,
+    ).run();
+    expect(() =>
+      db.prepare("UPDATE store_deliveries SET status = 'deleted' WHERE wamid = 'wamid.old'").run(),
+    ).toThrow(/CHECK/);
+    expect(migrateSqliteMessageStore(db).applied).toEqual([2]);
+    expect(db.prepare("SELECT status, error_code FROM store_deliveries").all()).toEqual([
+      { status: "failed", error_code: 131047 },
+    ]);
+    const store = createSqliteMessageStore(db);
+    expect(await store.updateDelivery("acme", "wamid.new", "deleted", 7)).toBe("applied");
+    const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'store_deliveries'").pluck();
+    expect(indexes.all()).toContain("store_deliveries_tenant_status_at");
   });
 
   it("is a no-op on a migrated file, and a second store on it sees the first one's rows", async () => {

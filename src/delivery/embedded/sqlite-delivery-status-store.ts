@@ -43,12 +43,23 @@ CREATE TABLE IF NOT EXISTS delivery_messages (
   phone_number_id TEXT, conversation_key TEXT, turn_id TEXT, part INTEGER, sent_at INTEGER,
   sent_to TEXT, sent_recipient TEXT, reengagement INTEGER,
   status TEXT, status_rank INTEGER, status_at INTEGER, recipient TEXT, error_code INTEGER, error_title TEXT,
-  at_sent INTEGER, at_delivered INTEGER, at_read INTEGER, at_played INTEGER, at_failed INTEGER,
+  at_sent INTEGER, at_delivered INTEGER, at_read INTEGER, at_played INTEGER, at_deleted INTEGER, at_failed INTEGER,
   expires_at INTEGER NOT NULL,
   PRIMARY KEY (tenant_id, wamid)
 );
 CREATE INDEX IF NOT EXISTS delivery_messages_expiry ON delivery_messages (expires_at);
 `;
+
+/** A file written before a status existed lacks its `at_<status>` column (the table is created once). */
+function addMissingStatusColumns(db: SqliteDatabase): void {
+  const columns = new Set(
+    (db.prepare("PRAGMA table_info(delivery_messages)").all() as { name: string }[]).map((c) => c.name),
+  );
+  for (const status of Object.keys(STATUS_RANK)) {
+    if (!columns.has(`at_${status}`))
+      db.exec(`ALTER TABLE delivery_messages ADD COLUMN at_${status} INTEGER`);
+  }
+}
 
 /** The same rules as APPLY_STATUS_LUA: forward by rank only; failed is final and cannot follow a read. */
 function moves(current: Row | undefined, update: StatusUpdate): boolean {
@@ -87,6 +98,7 @@ export function createSqliteDeliveryStatusStore(
   const ttlMs = options.ttlMs ?? 30 * 86_400_000;
   const now = options.now ?? Date.now;
   db.exec(SCHEMA);
+  addMissingStatusColumns(db);
   const dropExpired = db.prepare(
     "DELETE FROM delivery_messages WHERE tenant_id = ? AND wamid = ? AND expires_at <= ?",
   );

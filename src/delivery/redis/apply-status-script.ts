@@ -4,8 +4,8 @@
  * cannot move a state backwards.
  *
  * KEYS[1]  the message's delivery hash
- * ARGV[1]  status (sent, delivered, read, played, failed)
- * ARGV[2]  its rank (failed = 0, sent = 1, delivered = 2, read = 3, played = 4)
+ * ARGV[1]  status (sent, delivered, read, played, deleted, failed)
+ * ARGV[2]  its rank (failed = 0, sent = 1, delivered = 2, read = 3, played = 4, deleted = 5)
  * ARGV[3]  Meta's timestamp, Unix seconds
  * ARGV[4]  recipient ('' = unknown)
  * ARGV[5]  error code ('' = none)

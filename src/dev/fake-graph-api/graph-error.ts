@@ -1,8 +1,8 @@
 /** Error codes the fake answers with, each in the shape Meta uses for it. */
-export type GraphErrorCode = 100 | 190 | 130429 | 131000 | 131016 | 131026 | 131047 | 131056;
+export type GraphErrorCode = 100 | 190 | 368 | 130429 | 131000 | 131016 | 131026 | 131047 | 131056;
 
 /** Codes a test may force onto sends (see FaultSettings.forcedErrors). */
-export const FORCEABLE_ERROR_CODES = [190, 130429, 131000, 131016, 131026, 131047, 131056] as const;
+export const FORCEABLE_ERROR_CODES = [190, 368, 130429, 131000, 131016, 131026, 131047, 131056] as const;
 export type ForceableErrorCode = (typeof FORCEABLE_ERROR_CODES)[number];
 
 /** An HTTP answer in Graph API wire format. */
@@ -24,6 +24,7 @@ interface Template {
 const TEMPLATES: Record<GraphErrorCode, Template> = {
   100: { status: 400, title: "Invalid parameter", details: "Invalid parameter" },
   190: { status: 401, title: "Invalid OAuth access token - Cannot parse access token" },
+  368: { status: 403, title: "Temporarily blocked for policies violations" },
   130429: {
     status: 400,
     title: "Rate limit hit",

@@ -81,4 +81,16 @@ CREATE INDEX turns_conversation_at ON turns (conversation_key, at);
 CREATE INDEX turns_tenant_at ON turns (tenant_id, at);
 `,
   },
+  {
+    version: 2,
+    name: "whole inbound content; deleted status",
+    // An inbound message's normalised content (reactions, locations, contact cards, orders, Flow
+    // responses, system changes) did not fit text/media_id/caption; `deleted` comes from older senders.
+    sql: `
+ALTER TABLE messages ADD COLUMN content jsonb;
+ALTER TABLE deliveries DROP CONSTRAINT deliveries_status_check;
+ALTER TABLE deliveries ADD CONSTRAINT deliveries_status_check
+  CHECK (status IN ('sent', 'delivered', 'read', 'played', 'deleted', 'failed'));
+`,
+  },
 ];

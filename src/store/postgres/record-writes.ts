@@ -21,7 +21,7 @@ import type { TableNames } from "./sql-names.js";
 const PG_VALUES: ValueEncoding = { time: (ms) => new Date(ms), list: (items) => [...items] };
 
 /** Statuses in the order a message goes through; `failed` is not a step but an end, handled apart. */
-const FORWARD = "ARRAY['sent', 'delivered', 'read', 'played']";
+const FORWARD = "ARRAY['sent', 'delivered', 'read', 'played', 'deleted']";
 
 /**
  * The write side. Each write is one statement, so it is atomic without a
@@ -41,8 +41,8 @@ export function createRecordWrites(pool: Pool, tables: TableNames) {
       const result = await pool.query(
         `WITH inserted AS (
            INSERT INTO ${tables.messages} (tenant_id, conversation_key, direction, wamid, customer_id, type, text,
-                                           media_id, caption, meta_timestamp, at)
-           VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, $8, $9, $10)
+                                           media_id, caption, content, meta_timestamp, at)
+           VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)
            ON CONFLICT (tenant_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
            RETURNING at
          ) ${touchConversation("inserted")} RETURNING 1`,

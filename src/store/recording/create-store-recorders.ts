@@ -3,11 +3,13 @@ import type { DeliveryStatusStore } from "../../delivery/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { OutboundQueue, SentMessageRecorder } from "../../outbound/index.js";
 import type { ConversationInbox } from "../../queue/index.js";
-import type { MessageStore } from "../ports.js";
+import type { InboundMessage } from "../../whatsapp/index.js";
+import type { MessageStore, RecordOutcome } from "../ports.js";
 import { createBestEffort } from "./best-effort.js";
 import { recordingConversationState } from "./record-conversation-state.js";
 import { recordingDeliveryStatuses } from "./record-deliveries.js";
 import { recordingInbox } from "./record-inbox.js";
+import { inboundRecordOf } from "./record-of.js";
 import { recordingOutboundQueue, recordingSentMessages, recordSentToStore } from "./record-outbound.js";
 import { recordTurnDecisions } from "./record-turns.js";
 
@@ -26,6 +28,8 @@ export interface StoreRecordersOptions {
 export interface StoreRecorders {
   /** Records each message `read` returns; a store failure rejects the read. */
   inbox(inner: ConversationInbox): ConversationInbox;
+  /** Records a message that never reaches an inbox (recorded, not answered); a store failure rejects. */
+  recordMessage(message: InboundMessage): Promise<RecordOutcome>;
   /** Records each reply part as queued before delegating; a store failure rejects, nothing queued. */
   outboundQueue(inner: OutboundQueue): OutboundQueue;
   /** Fills in the wamid of each sent part after delegating; best effort. */
@@ -48,6 +52,7 @@ export function createStoreRecorders(
   const recordSent = recordSentToStore(store, bestEffort);
   return {
     inbox: (inner) => recordingInbox(inner, store),
+    recordMessage: (message) => store.recordInbound(inboundRecordOf(message)),
     outboundQueue: (inner) => recordingOutboundQueue(inner, store, now),
     sentMessages: (inner) => recordingSentMessages(inner, recordSent),
     deliveryStatuses: (inner) => recordingDeliveryStatuses(inner, store, bestEffort, recordSent),

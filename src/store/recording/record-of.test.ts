@@ -26,9 +26,41 @@ describe("message log records", () => {
       type: "image",
       mediaId: "media-9",
       caption: "receipt for order 42",
+      content: {
+        phoneNumberId: "106540352242922",
+        wabaId: "waba-1",
+        timestamp: 1_768_046_400,
+        type: "image",
+        customer: { userId: "NG.3318264059917364520" },
+        text: "receipt for order 42",
+        content: { id: "media-9", caption: "receipt for order 42", mime_type: "image/jpeg" },
+      },
       metaTimestamp: 1_768_046_400,
       receivedAt: 1_768_046_400_250,
     });
+  });
+
+  it("keeps what the columns cannot: a reaction's emoji and target, a location, why it is not answered", () => {
+    const reaction = inboundRecordOf({
+      ...base,
+      type: "reaction",
+      text: undefined,
+      content: { message_id: "wamid.ours", emoji: "🙏" },
+      targetWamid: "wamid.ours",
+      unanswerable: "reaction",
+    });
+    expect(reaction.content).toMatchObject({
+      content: { emoji: "🙏" },
+      targetWamid: "wamid.ours",
+      unanswerable: "reaction",
+    });
+    const place = inboundRecordOf({
+      ...base,
+      type: "location",
+      text: undefined,
+      content: { latitude: 6.4474, longitude: 3.4726, name: "Lekki" },
+    });
+    expect(place.content).toMatchObject({ content: { latitude: 6.4474, longitude: 3.4726 } });
   });
 
   it("keeps a voice note's media id, and a button's title as text", () => {

@@ -12,10 +12,20 @@ function field(content: unknown, name: string): string | undefined {
 }
 
 /**
+ * The normalised message without what the log's columns already key it by:
+ * everything Meta said (type-named object, context, referral, errors) and
+ * what sharpsharp made of it (customer, target, why it is not answered).
+ */
+function contentOf(message: InboundMessage): Record<string, unknown> {
+  const { tenantId: _t, conversationKey: _k, wamid: _w, receivedAt: _r, ...content } = message;
+  return content;
+}
+
+/**
  * A customer message as the message log keeps it. For media the readable
  * text is the caption, kept as `caption` only (the console previews text, else
  * the caption); there is no transcript to keep yet (speech-to-text is not in
- * the inbound message).
+ * the inbound message). `content` keeps the whole normalised message.
  */
 export function inboundRecordOf(message: InboundMessage): InboundRecord {
   const media = MEDIA_TYPES.has(message.type);
@@ -29,11 +39,13 @@ export function inboundRecordOf(message: InboundMessage): InboundRecord {
     customerId:
       message.customer.waId ??
       message.customer.userId ??
+      message.customer.rawId ??
       message.conversationKey.slice(message.conversationKey.lastIndexOf(":") + 1),
     type: message.type,
     ...(message.text === undefined || caption !== undefined ? {} : { text: message.text }),
     ...(mediaId === undefined ? {} : { mediaId }),
     ...(caption === undefined ? {} : { caption }),
+    content: contentOf(message),
     metaTimestamp: message.timestamp,
     receivedAt: message.receivedAt,
   };

@@ -30,7 +30,10 @@ const MESSAGE_SELECT = `
   LEFT JOIN store_deliveries d
     ON m.direction = 'outbound' AND d.tenant_id = m.tenant_id AND d.wamid = m.wamid`;
 
-type SqliteMessageRow = Omit<MessageRow, "body"> & { body: string | null };
+type SqliteMessageRow = Omit<MessageRow, "body" | "content"> & {
+  body: string | null;
+  content: string | null;
+};
 
 const NEWEST_CONVERSATIONS = "ORDER BY c.last_activity_at DESC, c.conversation_key DESC LIMIT ?";
 const NEWEST_MESSAGES = "ORDER BY m.at DESC, m.id DESC LIMIT ?";
@@ -87,7 +90,12 @@ export function createSqliteConsoleQueries(db: SqliteDatabase) {
       return pageOf(
         rows,
         limit,
-        (row) => toStoredMessage({ ...row, body: row.body === null ? null : JSON.parse(row.body) }),
+        (row) =>
+          toStoredMessage({
+            ...row,
+            body: row.body === null ? null : JSON.parse(row.body),
+            content: row.content === null ? null : JSON.parse(row.content),
+          }),
         (row) => ({ atMs: msOf(row.at), tieBreaker: String(row.id) }),
       );
     },

@@ -5,7 +5,7 @@ import type { Migration } from "../migration.js";
  * tables, constraints and indexes, with `store_` names. STRICT tables, so a
  * wrong type fails as it would in Postgres. Times are INTEGER ms since the
  * epoch (Meta's `meta_timestamp` too, for one unit everywhere); `body`,
- * `decision` and `tools` are JSON text.
+ * `content`, `decision` and `tools` are JSON text.
  */
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
@@ -79,6 +79,30 @@ CREATE TABLE store_turns (
 ) STRICT;
 CREATE INDEX store_turns_conversation_at ON store_turns (conversation_key, at);
 CREATE INDEX store_turns_tenant_at ON store_turns (tenant_id, at);
+`,
+  },
+  {
+    version: 2,
+    name: "whole inbound content; deleted status",
+    // SQLite cannot change a CHECK in place: store_deliveries is rebuilt with the new one.
+    sql: `
+ALTER TABLE store_messages ADD COLUMN content TEXT;
+
+CREATE TABLE store_deliveries_v2 (
+  tenant_id TEXT NOT NULL,
+  wamid TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('sent', 'delivered', 'read', 'played', 'deleted', 'failed')),
+  status_at INTEGER NOT NULL,
+  error_code INTEGER,
+  error_title TEXT,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, wamid)
+) STRICT;
+INSERT INTO store_deliveries_v2 (tenant_id, wamid, status, status_at, error_code, error_title, updated_at)
+  SELECT tenant_id, wamid, status, status_at, error_code, error_title, updated_at FROM store_deliveries;
+DROP TABLE store_deliveries;
+ALTER TABLE store_deliveries_v2 RENAME TO store_deliveries;
+CREATE INDEX store_deliveries_tenant_status_at ON store_deliveries (tenant_id, status_at);
 `,
   },
 ];

@@ -22,7 +22,7 @@ const SQLITE_VALUES: ValueEncoding = { time: Math.round, list: (items) => JSON.s
 
 /** Rank of a status on the forward path; `failed` is not a step but an end, handled apart. */
 function rankOf(status: string): string {
-  return `(CASE ${status} WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 WHEN 'played' THEN 4 END)`;
+  return `(CASE ${status} WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 WHEN 'played' THEN 4 WHEN 'deleted' THEN 5 END)`;
 }
 
 /**
@@ -40,8 +40,8 @@ export function createSqliteRecordWrites(db: SqliteDatabase, now: () => number) 
       customer_id = coalesce(customer_id, excluded.customer_id)`);
   const insertInbound = db.prepare(`
     INSERT INTO store_messages (tenant_id, conversation_key, direction, wamid, customer_id, type, text,
-                                media_id, caption, meta_timestamp, at)
-    VALUES (?, ?, 'inbound', ?, ?, ?, ?, ?, ?, ?, ?)
+                                media_id, caption, content, meta_timestamp, at)
+    VALUES (?, ?, 'inbound', ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (tenant_id, wamid) WHERE wamid IS NOT NULL DO NOTHING`);
   const insertOutbound = db.prepare(`
     INSERT INTO store_messages (tenant_id, conversation_key, direction, wamid, customer_id, turn_id, part,
