@@ -73,6 +73,7 @@ describe("sharpsharp ingress (the built CLI)", () => {
         REDIS_PREFIX: prefix,
         HOST: "127.0.0.1",
         PORT: "0",
+        ADMIN_PORT: "0",
       });
       try {
         await waitFor(() => /sharpsharp ingress listening on (http:\/\/[\d.:]+)/.test(output()));
