@@ -12,6 +12,7 @@ import {
   loadConfigFromProcess,
   loadDevToolEnv,
   loadStartChoiceFromProcess,
+  secretValuesOf,
 } from "./config/index.js";
 import { runSimulateCommand, startDemo } from "./demo/index.js";
 import {
@@ -115,7 +116,7 @@ async function run(
   args: readonly string[],
 ): Promise<void> {
   const config = loadConfigFromProcess({ requireTenants: role !== "scheduler" });
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const turnConcurrency = concurrencyFlag(args, "turn-concurrency");
   const outboundConcurrency = concurrencyFlag(args, "outbound-concurrency");
   const running =

@@ -1,4 +1,4 @@
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { createLogger } from "../observability/index.js";
 import { type StartEmbeddedOptions, startEmbedded } from "./start-embedded.js";
 import { startIngress } from "./start-ingress.js";
@@ -17,7 +17,7 @@ export async function startAll(
   options: StartEmbeddedOptions = {},
 ): Promise<{ readonly url: string; readonly adminUrl: string; close(): Promise<void> }> {
   if (config.redis.url === undefined) return startEmbedded(config, options);
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const ingress = await startIngress(config, { logger });
   try {
     const worker = await startWorker(config, {

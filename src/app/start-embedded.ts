@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, secretValuesOf } from "../config/index.js";
 import type { Responder } from "../conversation/index.js";
 import { buildIngressApp } from "../ingress/index.js";
 import { createIngressMetrics, createLogger } from "../observability/index.js";
@@ -38,7 +38,7 @@ export async function startEmbedded(
   config: AppConfig,
   options: StartEmbeddedOptions = {},
 ): Promise<RunningEmbedded> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createEmbeddedBackend(config, {
     logger,
     ...(options.housekeepingMs === undefined ? {} : { housekeepingMs: options.housekeepingMs }),

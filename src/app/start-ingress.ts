@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { buildIngressApp } from "../ingress/index.js";
 import { createIngressMetrics, createLogger, type Logger } from "../observability/index.js";
 import type { QueueStatus } from "../queue/index.js";
@@ -43,7 +43,7 @@ export async function startIngress(
   config: AppConfig,
   options: StartIngressOptions = {},
 ): Promise<RunningIngress> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createRedisBackend(config, { logger, role: "ingress" });
   warnIfVolatile(backend.redis, logger);
   const opened = createCloseStack(logger);
@@ -112,7 +112,7 @@ export async function startScheduler(
   config: AppConfig,
   options: { readonly logger?: Logger } = {},
 ): Promise<RunningScheduler> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createRedisBackend(config, { logger, role: "turn scheduler" });
   backend.startTurnScheduler();
   logger.info(

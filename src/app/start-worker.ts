@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Registry } from "prom-client";
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { buildHealthApp, createLogger } from "../observability/index.js";
 import { describeAdmin, type RunningAdmin, startAdminListener } from "./admin-listener.js";
 import { createRedisBackend } from "./backends/redis.js";
@@ -37,7 +37,7 @@ export async function startWorker(
   config: AppConfig,
   options: StartWorkerOptions = {},
 ): Promise<RunningWorker> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createRedisBackend(config, { logger, role: "worker" });
   for (const tenant of config.tenants.filter((t) => t.graphToken === undefined)) {
     logger.warn(

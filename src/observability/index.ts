@@ -23,3 +23,4 @@ export {
   type WebhookOutcome,
 } from "./metrics.js";
 export { createQueueMetrics, type JobQueueSample, type QueueMetricsOptions } from "./queue-metrics.js";
+export { createLineRedactor } from "./redact-values.js";
