@@ -12,6 +12,7 @@ import {
   loadConfigFromProcess,
   loadDevToolEnv,
   loadStartChoiceFromProcess,
+  secretValuesOf,
 } from "./config/index.js";
 import { runSimulateCommand, startDemo } from "./demo/index.js";
 import {
@@ -31,9 +32,11 @@ const USAGE = `Usage: sharpsharp <command>
 Commands:
   ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL: without it, use start).
   scheduler   Run a turn scheduler only (due conversations -> BullMQ turn jobs).
-  worker      Run a worker: turns (first responder) and the outbound sender; /healthz,
-              /readyz and /metrics on HOST/PORT. Flags: --turn-concurrency N,
+  worker      Run a worker: turns (first responder) and the outbound sender; /healthz and
+              /readyz on HOST/PORT. Flags: --turn-concurrency N,
               --outbound-concurrency N (default 16 each).
+              Every process that listens also serves /metrics and the detailed /readyz
+              on ADMIN_HOST/ADMIN_PORT (127.0.0.1:9464).
   start       Run the whole gateway in one process: embedded on SQLite in
               SHARPSHARP_DATA_DIR without REDIS_URL, on Redis with it. With no WhatsApp configuration
               (no WHATSAPP_* variables, no SHARPSHARP_CONFIG): a local demo against a fake
@@ -113,7 +116,7 @@ async function run(
   args: readonly string[],
 ): Promise<void> {
   const config = loadConfigFromProcess({ requireTenants: role !== "scheduler" });
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const turnConcurrency = concurrencyFlag(args, "turn-concurrency");
   const outboundConcurrency = concurrencyFlag(args, "outbound-concurrency");
   const running =

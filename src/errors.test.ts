@@ -8,6 +8,7 @@ import { conversationErrorCatalog } from "./conversation/index.js";
 import { demoErrorCatalog } from "./demo/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
+import { observabilityErrorCatalog } from "./observability/index.js";
 import { outboundErrorCatalog } from "./outbound/index.js";
 import { queueErrorCatalog } from "./queue/index.js";
 import { sqliteErrorCatalog } from "./sqlite/index.js";
@@ -28,6 +29,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   storeErrorCatalog,
   sqliteErrorCatalog,
   demoErrorCatalog,
+  observabilityErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

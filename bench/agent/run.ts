@@ -155,6 +155,7 @@ async function run(classifier: boolean, messages: readonly EvalExample[]) {
       LLM_BASE_URL: `${llmUrl}/v1`,
       LLM_MODEL: "fake-model",
       PORT: "0",
+      ADMIN_PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
     },

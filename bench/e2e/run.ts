@@ -86,6 +86,8 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
     COALESCE_WINDOW_MS: coalesce ? "800" : "0",
     COALESCE_MAX_MS: coalesce ? "3000" : "0",
     HOST: "127.0.0.1",
+    // Three processes on one machine: each admin listener on a port of its own.
+    ADMIN_PORT: "0",
   };
   const processes: SharpsharpProcess[] = [];
   try {

@@ -148,17 +148,17 @@ class UndiciDispatchTransport implements Transport {
   }
   send(body: Buffer, signature: string, done: Done): void {
     let status = 0;
-    const handler: Dispatcher.DispatchHandler = {
-      // undici only treats a handler as new-style (controller API) when it has onRequestStart.
-      onRequestStart() {},
-      onResponseStart(_c, statusCode) {
+    const handler: Dispatcher.DispatchHandlers = {
+      onConnect() {},
+      onHeaders(statusCode) {
         status = statusCode;
+        return true;
       },
-      onResponseData() {},
-      onResponseEnd() {
+      onData: () => true,
+      onComplete() {
         done(status);
       },
-      onResponseError(_c, err) {
+      onError(err) {
         done(status, err);
       },
     };

@@ -29,6 +29,7 @@ const config = loadConfig({
     REDIS_PREFIX: values.prefix,
     HOST: "127.0.0.1",
     PORT: values.port,
+    ADMIN_PORT: "0",
     LOG_LEVEL: "warn",
   },
   cwd: process.cwd(),

@@ -8,6 +8,8 @@ export interface AgentMetrics {
   readonly tokens: Counter<"tenant" | "kind">;
   readonly costUsd: Counter<"tenant">;
   readonly toolCalls: Counter<"tenant" | "tool" | "result">;
+  /** Tool calls the egress policy refused, by range (loopback, link_local, private, unspecified, metadata). */
+  readonly toolEgressRefused: Counter<"tenant" | "tool" | "range">;
   readonly turnSeconds: Histogram<"tenant">;
 }
 
@@ -41,6 +43,12 @@ export function createAgentMetrics(registry: Registry): AgentMetrics {
       name: "ss_agent_tool_calls_total",
       help: "Tool calls by tool and result (ok, error, confirm_asked, refused)",
       labelNames: ["tenant", "tool", "result"],
+      registers: [registry],
+    }),
+    toolEgressRefused: new Counter({
+      name: "ss_agent_tool_egress_refused_total",
+      help: "Tool calls not made because the address is in a range the tool's allowNetworks does not cover",
+      labelNames: ["tenant", "tool", "range"],
       registers: [registry],
     }),
     turnSeconds: new Histogram({

@@ -45,8 +45,11 @@ export function llmFromConfig(config: AppConfig): LlmClient | undefined {
 export function createGatewayResponder(config: AppConfig, deps: GatewayResponderDeps): Responder {
   const toolboxes = new Map<string, Toolbox>();
   const knowledge = new Map<string, KnowledgeBase>();
+  const metrics = createAgentMetrics(deps.registry);
+  // Refused egress is logged and counted by the toolbox itself.
+  const toolboxOf = (tenant: TenantConfig) => createTenantToolbox(tenant, { logger: deps.logger, metrics });
   for (const tenant of config.tenants) {
-    toolboxes.set(tenant.id, createTenantToolbox(tenant));
+    toolboxes.set(tenant.id, toolboxOf(tenant));
     knowledge.set(tenant.id, createKnowledgeBase(resolveAgentSettings(tenant).knowledge));
   }
   const llm = deps.llm ?? llmFromConfig(config);
@@ -77,10 +80,10 @@ export function createGatewayResponder(config: AppConfig, deps: GatewayResponder
     routerMetrics: createRouterMetrics(deps.registry),
     state: deps.state,
     ...deps.stores,
-    toolbox: (tenant) => of(toolboxes, tenant, () => createTenantToolbox(tenant)),
+    toolbox: (tenant) => of(toolboxes, tenant, () => toolboxOf(tenant)),
     knowledge: (tenant) =>
       of(knowledge, tenant, () => createKnowledgeBase(resolveAgentSettings(tenant).knowledge)),
-    metrics: createAgentMetrics(deps.registry),
+    metrics,
     logger: deps.logger,
     deadlineMs: config.agent.deadlineMs,
     maxToolSteps: config.agent.maxToolSteps,

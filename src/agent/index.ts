@@ -41,4 +41,4 @@ export {
   type ToolCall,
   type ToolSpec,
 } from "./ports.js";
-export { createTenantToolbox } from "./toolbox.js";
+export { createTenantToolbox, type ToolboxDeps } from "./toolbox.js";

@@ -1,4 +1,6 @@
 import type { TenantConfig } from "../config/index.js";
+import type { Logger } from "../observability/index.js";
+import type { AgentMetrics } from "./agent-metrics.js";
 import type { Toolbox } from "./agent-turn.js";
 import {
   type CompiledArguments,
@@ -10,12 +12,26 @@ import {
   ToolConfigError,
 } from "./tools/index.js";
 
+/** Where a toolbox reports what its egress policy refused; both optional. */
+export interface ToolboxDeps {
+  readonly logger?: Logger;
+  readonly metrics?: Pick<AgentMetrics, "toolEgressRefused">;
+}
+
+// The query string carries the model's arguments (customer data); the configured origin and path do not.
+const withoutQuery = (url: string): string => {
+  const { origin, pathname } = new URL(url);
+  return `${origin}${pathname}`;
+};
+
 /**
  * A tenant's HTTP tools (settings `tools`, secrets from the tenant's `{ env }`
  * references) as the agent turn uses them. Checked when built: a bad tool
  * definition stops the worker at start (ToolConfigError names every problem).
+ * A call its egress policy refuses is a tool error for the model, logged and
+ * counted here (the turn counts it as a tool `error`).
  */
-export function createTenantToolbox(tenant: TenantConfig): Toolbox {
+export function createTenantToolbox(tenant: TenantConfig, deps: ToolboxDeps = {}): Toolbox {
   const { tools, problems } = parseTenantTools(tenant.settings.tools ?? [], (name) => tenant.secrets?.[name]);
   if (problems.length > 0) throw new ToolConfigError(tenant.id, problems);
   const byName = new Map<string, HttpToolDefinition>(tools.map((tool) => [tool.name, tool]));
@@ -42,6 +58,14 @@ export function createTenantToolbox(tenant: TenantConfig): Toolbox {
       const tool = byName.get(name);
       if (tool === undefined) return { ok: false, text: `error: there is no tool named ${name}` };
       const outcome = await executeHttpTool(tool, args, context, { signal });
+      if (!outcome.ok && outcome.refused !== undefined) {
+        const { range, address } = outcome.refused;
+        deps.metrics?.toolEgressRefused.inc({ tenant: tenant.id, tool: name, range });
+        deps.logger?.warn(
+          { tenant: tenant.id, tool: name, url: withoutQuery(tool.url), address, range },
+          "tool call refused: its address is outside what the tool's allowNetworks lets it reach",
+        );
+      }
       return outcome.ok
         ? {
             ok: true,

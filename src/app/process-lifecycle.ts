@@ -1,11 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import type { AppConfig } from "../config/index.js";
 import type { Logger } from "../observability/index.js";
 
 /** The address a listening app serves, as configured (0.0.0.0 = every interface), with the port actually bound. */
-export function listeningUrl(config: AppConfig, app: FastifyInstance): string {
+export function listeningUrl(configuredHost: string, app: FastifyInstance): string {
   const { port } = app.server.address() as { port: number };
-  const host = config.server.host.includes(":") ? `[${config.server.host}]` : config.server.host;
+  const host = configuredHost.includes(":") ? `[${configuredHost}]` : configuredHost;
   return `http://${host}:${port}`;
 }
 

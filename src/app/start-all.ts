@@ -1,4 +1,4 @@
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { createLogger } from "../observability/index.js";
 import { type StartEmbeddedOptions, startEmbedded } from "./start-embedded.js";
 import { startIngress } from "./start-ingress.js";
@@ -8,27 +8,29 @@ import { startWorker } from "./start-worker.js";
  * `sharpsharp start`: the whole gateway in one process. Without REDIS_URL it
  * runs embedded on SQLite (see start-embedded.ts); with it, the ingress and
  * a worker on Redis, where more worker processes may join. The ingress
- * serves /healthz, /readyz and /metrics. Shutdown stops the ingress first
+ * serves /healthz and /readyz, its admin listener /metrics (the worker's
+ * too) and the detailed /readyz. Shutdown stops the ingress first
  * (no new messages), then lets the work in flight finish.
  */
 export async function startAll(
   config: AppConfig,
   options: StartEmbeddedOptions = {},
-): Promise<{ readonly url: string; close(): Promise<void> }> {
+): Promise<{ readonly url: string; readonly adminUrl: string; close(): Promise<void> }> {
   if (config.redis.url === undefined) return startEmbedded(config, options);
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const ingress = await startIngress(config, { logger });
   try {
     const worker = await startWorker(config, {
       ...options,
       logger,
       serveHttp: false,
-      // The ingress's /metrics shows the worker's metrics too.
+      // The ingress's admin /metrics shows the worker's metrics too.
       registry: ingress.registry,
       runTurnScheduler: !config.ingress.runTurnScheduler,
     });
     return {
       url: ingress.url,
+      adminUrl: ingress.adminUrl,
       async close() {
         await ingress.close();
         await worker.close();

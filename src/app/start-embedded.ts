@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, secretValuesOf } from "../config/index.js";
 import type { Responder } from "../conversation/index.js";
 import { buildIngressApp } from "../ingress/index.js";
 import { createIngressMetrics, createLogger } from "../observability/index.js";
+import { describeAdmin, startAdminListener } from "./admin-listener.js";
 import { createEmbeddedBackend } from "./backends/embedded.js";
 import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
@@ -17,6 +18,9 @@ export interface StartEmbeddedOptions extends PipelineRunOptions {
 export interface RunningEmbedded {
   readonly url: string;
   readonly app: FastifyInstance;
+  /** The admin listener's URL: /metrics and the detailed /readyz. */
+  readonly adminUrl: string;
+  readonly adminApp: FastifyInstance;
   /** Where the SQLite file is. */
   readonly databasePath: string;
   /** Orderly shutdown: stop accepting webhooks, let running jobs finish (within the grace period), close the file. */
@@ -34,7 +38,7 @@ export async function startEmbedded(
   config: AppConfig,
   options: StartEmbeddedOptions = {},
 ): Promise<RunningEmbedded> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createEmbeddedBackend(config, {
     logger,
     ...(options.housekeepingMs === undefined ? {} : { housekeepingMs: options.housekeepingMs }),
@@ -61,21 +65,39 @@ export async function startEmbedded(
       limits: config.server,
     });
     opened.push(() => app.close());
+    const admin = await startAdminListener(
+      config,
+      {
+        registry: ingressMetrics.registry,
+        ready: () => backend.ingress.status.ping(1000),
+        description: backend.ingress.status.description,
+      },
+      opened,
+    );
     await app.listen({ host: config.server.host, port: config.server.port });
-    const url = listeningUrl(config, app);
+    const url = listeningUrl(config.server.host, app);
     const messageLog = pipeline.messageLog?.description ?? "off";
     logger.info(
       {
         url,
+        adminUrl: admin.url,
         mode: "embedded",
         database: backend.databasePath,
         messageLog: pipeline.messageLog?.description,
         tenants: config.tenants.map((tenant) => tenant.id),
       },
       `sharpsharp running embedded on ${url} (one process; data in ${backend.databasePath}; ` +
-        `message log: ${messageLog}; tenants: ${config.tenants.map((tenant) => tenant.id).join(", ")})`,
+        `message log: ${messageLog}; tenants: ${config.tenants.map((tenant) => tenant.id).join(", ")}; ` +
+        `${describeAdmin(config, admin)})`,
     );
-    return { url, app, databasePath: backend.databasePath, close: () => opened.close() };
+    return {
+      url,
+      app,
+      adminUrl: admin.url,
+      adminApp: admin.app,
+      databasePath: backend.databasePath,
+      close: () => opened.close(),
+    };
   } catch (error) {
     await opened.close();
     throw error;

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { buildIngressApp } from "../ingress/index.js";
 import { createIngressMetrics, createLogger, type Logger } from "../observability/index.js";
 import type { QueueStatus } from "../queue/index.js";
+import { describeAdmin, startAdminListener } from "./admin-listener.js";
 import { createRedisBackend } from "./backends/redis.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 import { refuseEviction, warnIfVolatile } from "./redis/index.js";
@@ -11,7 +12,10 @@ import { refuseEviction, warnIfVolatile } from "./redis/index.js";
 export interface RunningIngress {
   readonly url: string;
   readonly app: FastifyInstance;
-  /** The registry behind /metrics, so a worker in the same process can add its metrics to it. */
+  /** The admin listener's URL: /metrics and the detailed /readyz. */
+  readonly adminUrl: string;
+  readonly adminApp: FastifyInstance;
+  /** The registry behind the admin /metrics, so a worker in the same process can add its metrics to it. */
   readonly registry: Registry;
   /** Orderly shutdown: stop accepting, finish in-flight requests, close the queues, then Redis. */
   close(): Promise<void>;
@@ -39,7 +43,7 @@ export async function startIngress(
   config: AppConfig,
   options: StartIngressOptions = {},
 ): Promise<RunningIngress> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createRedisBackend(config, { logger, role: "ingress" });
   warnIfVolatile(backend.redis, logger);
   const opened = createCloseStack(logger);
@@ -61,21 +65,38 @@ export async function startIngress(
     // Listening before Redis answers would turn the first webhooks away (503) until Meta's backoff.
     await untilReady(backend.ingress.status, logger);
     await refuseEviction(backend.redis, config, logger);
+    const admin = await startAdminListener(
+      config,
+      {
+        registry: metrics.registry,
+        ready: () => backend.ingress.status.ping(1000),
+        description: backend.description,
+      },
+      opened,
+    );
     await app.listen({ host: config.server.host, port: config.server.port });
-    const url = listeningUrl(config, app);
+    const url = listeningUrl(config.server.host, app);
     const tenants = config.tenants.map((tenant) => tenant.id);
     logger.info(
       {
         url,
+        adminUrl: admin.url,
         backend: backend.description,
         prefix: config.redis.prefix,
         tenants,
         configFile: config.configFile,
       },
       `sharpsharp ingress listening on ${url} (queue: ${backend.description}, prefix "${config.redis.prefix}", ` +
-        `tenants: ${tenants.join(", ")}; turn scheduler ${runTurnScheduler ? "on" : "off"})`,
+        `tenants: ${tenants.join(", ")}; turn scheduler ${runTurnScheduler ? "on" : "off"}; ${describeAdmin(config, admin)})`,
     );
-    return { url, app, registry: metrics.registry, close: () => opened.close() };
+    return {
+      url,
+      app,
+      adminUrl: admin.url,
+      adminApp: admin.app,
+      registry: metrics.registry,
+      close: () => opened.close(),
+    };
   } catch (error) {
     await opened.close();
     throw error;
@@ -91,7 +112,7 @@ export async function startScheduler(
   config: AppConfig,
   options: { readonly logger?: Logger } = {},
 ): Promise<RunningScheduler> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createRedisBackend(config, { logger, role: "turn scheduler" });
   backend.startTurnScheduler();
   logger.info(

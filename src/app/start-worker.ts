@@ -1,12 +1,16 @@
 import { collectDefaultMetrics, Registry } from "prom-client";
-import type { AppConfig } from "../config/index.js";
+import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { buildHealthApp, createLogger } from "../observability/index.js";
+import { describeAdmin, type RunningAdmin, startAdminListener } from "./admin-listener.js";
 import { createRedisBackend } from "./backends/redis.js";
 import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 
 export interface StartWorkerOptions extends PipelineRunOptions {
-  /** Serve /healthz, /readyz and /metrics on HOST:PORT; default true (off when an ingress in the same process serves them). */
+  /**
+   * Serve /healthz and the bare /readyz on HOST:PORT, and the admin listener on ADMIN_HOST:ADMIN_PORT;
+   * default true (off when an ingress in the same process serves them).
+   */
   readonly serveHttp?: boolean;
   /** Run the turn scheduler here too; default true (any number of processes may). */
   readonly runTurnScheduler?: boolean;
@@ -15,8 +19,10 @@ export interface StartWorkerOptions extends PipelineRunOptions {
 }
 
 export interface RunningWorker {
-  /** Where /healthz etc. are served, if they are. */
+  /** Where /healthz and the bare /readyz are served, if they are. */
   readonly url: string | undefined;
+  /** Where /metrics and the detailed /readyz are served, if they are. */
+  readonly adminUrl: string | undefined;
   /** Orderly shutdown: stop the HTTP app and taking jobs, finish active ones within the grace period, close connections. */
   close(): Promise<void>;
 }
@@ -24,13 +30,14 @@ export interface RunningWorker {
 /**
  * Composition root of a worker process on Redis: the pipeline (turns, the
  * outbound sender, delivery statuses, the message log) on the Redis
- * backend, the turn scheduler, and a small health/metrics app.
+ * backend, the turn scheduler, a small health app on the public port and
+ * the admin listener (metrics, detailed readiness).
  */
 export async function startWorker(
   config: AppConfig,
   options: StartWorkerOptions = {},
 ): Promise<RunningWorker> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createRedisBackend(config, { logger, role: "worker" });
   for (const tenant of config.tenants.filter((t) => t.graphToken === undefined)) {
     logger.warn(
@@ -52,30 +59,31 @@ export async function startWorker(
         "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
     });
     opened.push(() => pipeline.close());
-    const app = buildHealthApp({
-      registry,
-      ready: () => backend.ingress.status.ping(1000),
-      description: backend.description,
-    });
+    const ready = () => backend.ingress.status.ping(1000);
+    const app = buildHealthApp({ ready });
     opened.push(() => app.close());
     let listening: string | undefined;
+    let admin: RunningAdmin | undefined;
     if (options.serveHttp ?? true) {
+      admin = await startAdminListener(config, { registry, ready, description: backend.description }, opened);
       await app.listen({ host: config.server.host, port: config.server.port });
-      listening = listeningUrl(config, app);
+      listening = listeningUrl(config.server.host, app);
     }
     const prefix = config.redis.prefix;
     const messageLog = pipeline.messageLog?.description;
     logger.info(
       {
         url: listening,
+        adminUrl: admin?.url,
         backend: backend.description,
         prefix,
         messageLog,
         tenants: config.tenants.map((tenant) => tenant.id),
       },
-      `sharpsharp worker running (queue: ${backend.description}, prefix "${prefix}", message log: ${messageLog ?? "off"}${listening === undefined ? "" : `, health on ${listening}`})`,
+      `sharpsharp worker running (queue: ${backend.description}, prefix "${prefix}", message log: ${messageLog ?? "off"}` +
+        `${listening === undefined || admin === undefined ? "" : `, health on ${listening}, ${describeAdmin(config, admin)}`})`,
     );
-    return { url: listening, close: () => opened.close() };
+    return { url: listening, adminUrl: admin?.url, close: () => opened.close() };
   } catch (error) {
     await opened.close();
     throw error;

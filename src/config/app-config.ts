@@ -36,6 +36,13 @@ export interface LlmProviderConfig {
 /** The whole validated, frozen configuration. Nothing else reads process.env. */
 export interface AppConfig {
   readonly server: ServerLimits & { readonly host: string; readonly port: number };
+  /** The admin listener: /metrics and the detailed /readyz, apart from the public webhook port. */
+  readonly admin: {
+    readonly host: string;
+    readonly port: number;
+    /** When set, every admin request needs `Authorization: Bearer <token>`. A secret: never log it. */
+    readonly token: string | undefined;
+  };
   readonly redis: {
     readonly url: string | undefined;
     readonly prefix: string;

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -68,6 +69,19 @@ export const envSchema = z.object({
   STT_MODEL: z.string().optional(),
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
+  // The admin listener (/metrics, the detailed /readyz): this machine only unless it has a token.
+  ADMIN_PORT: integer(0, 65535).default(9464),
+  ADMIN_HOST: z
+    .string()
+    .refine((value) => value === "localhost" || isIP(value) !== 0, {
+      error: "must be an IP address (127.0.0.1, 0.0.0.0, ::1, …) or localhost",
+    })
+    .default("127.0.0.1"),
+  ADMIN_TOKEN: z
+    .string()
+    .min(16, { error: "must be at least 16 characters (for example the output of: openssl rand -hex 32)" })
+    .refine((value) => !/\s/.test(value), { error: "must not hold spaces or line breaks" })
+    .optional(),
   WHATSAPP_THROUGHPUT_MPS: integer(1, 10_000).default(80),
   COALESCE_WINDOW_MS: integer(0, 60_000).default(800),
   COALESCE_MAX_MS: integer(0, 300_000).default(3000),
@@ -114,4 +128,5 @@ export const SECRET_ENV_NAMES: ReadonlySet<string> = new Set([
   "STT_API_KEY",
   "DATABASE_URL",
   "REDIS_URL",
+  "ADMIN_TOKEN",
 ]);

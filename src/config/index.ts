@@ -15,6 +15,7 @@ export {
   loadConfigFromProcess,
   loadDevToolEnv,
 } from "./load-config.js";
+export { secretValuesOf } from "./secret-values.js";
 export {
   chooseStartMode,
   DEMO_PASSTHROUGH_NAMES,

@@ -63,6 +63,51 @@ describe("loadConfig", () => {
     expect(problems.length).toBeGreaterThanOrEqual(4);
   });
 
+  it("puts the admin listener on 127.0.0.1:9464 without a token by default", () => {
+    const config = loadConfig({
+      env: { WHATSAPP_APP_SECRET: "a", WHATSAPP_VERIFY_TOKEN: "b" },
+      cwd: emptyDir(),
+    });
+    expect(config.admin).toEqual({ host: "127.0.0.1", port: 9464, token: undefined });
+    const moved = loadConfig({
+      env: {
+        WHATSAPP_APP_SECRET: "a",
+        WHATSAPP_VERIFY_TOKEN: "b",
+        ADMIN_HOST: "0.0.0.0",
+        ADMIN_PORT: "9100",
+        ADMIN_TOKEN: " 0123456789abcdef0123 ",
+      },
+      cwd: emptyDir(),
+    });
+    expect(moved.admin).toEqual({ host: "0.0.0.0", port: 9100, token: "0123456789abcdef0123" });
+  });
+
+  it("refuses an admin listener open to other machines without a token, a short token and a shared port", () => {
+    const base = { WHATSAPP_APP_SECRET: "a", WHATSAPP_VERIFY_TOKEN: "b" };
+    const problems = (env: Record<string, string>) =>
+      problemsOf(() => loadConfig({ env: { ...base, ...env }, cwd: emptyDir() }));
+    expect(problems({ ADMIN_HOST: "0.0.0.0" })).toEqual([
+      expect.stringMatching(
+        /^ADMIN_HOST: 0\.0\.0\.0 lets other machines read \/metrics and \/readyz; set ADMIN_TOKEN too/,
+      ),
+    ]);
+    expect(problems({ ADMIN_HOST: "admin.example" })).toEqual([
+      "ADMIN_HOST: must be an IP address (127.0.0.1, 0.0.0.0, ::1, …) or localhost",
+    ]);
+    const short = problems({ ADMIN_TOKEN: "hunter2-secret" });
+    expect(short).toEqual([expect.stringMatching(/^ADMIN_TOKEN: must be at least 16 characters/)]);
+    expect(short.join()).not.toContain("hunter2-secret");
+    expect(problems({ ADMIN_TOKEN: "0123456789 abcdef0123" })).toEqual([
+      "ADMIN_TOKEN: must not hold spaces or line breaks",
+    ]);
+    expect(problems({ PORT: "3000", ADMIN_PORT: "3000" })).toEqual([
+      "ADMIN_PORT: must differ from PORT (3000); the admin listener is a port of its own",
+    ]);
+    expect(problems({ ADMIN_PORT: "70000" })).toEqual(["ADMIN_PORT: must be at most 65535"]);
+    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "localhost"])
+      expect(() => loadConfig({ env: { ...base, ADMIN_HOST: host }, cwd: emptyDir() })).not.toThrow();
+  });
+
   it("treats empty strings as unset and refuses to start with no tenant at all", () => {
     const problems = problemsOf(() => loadConfig({ env: { WHATSAPP_APP_SECRET: "  " }, cwd: emptyDir() }));
     expect(problems).toEqual([expect.stringMatching(/no tenant is configured/)]);

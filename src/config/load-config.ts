@@ -59,6 +59,22 @@ function checkCoalesce(where: string, windowMs: number, maxMs: number, problems:
   }
 }
 
+const isLoopbackHost = (host: string): boolean =>
+  host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/** The admin listener serves what an attacker would like to read; off this machine it needs a token. */
+function checkAdmin(env: ParsedEnv, tokenGiven: boolean, problems: string[]): void {
+  if (!isLoopbackHost(env.ADMIN_HOST) && !tokenGiven) {
+    problems.push(
+      `ADMIN_HOST: ${env.ADMIN_HOST} lets other machines read /metrics and /readyz; set ADMIN_TOKEN too ` +
+        "(scrapers then send Authorization: Bearer <token>), or keep ADMIN_HOST=127.0.0.1",
+    );
+  }
+  if (env.ADMIN_PORT !== 0 && env.ADMIN_PORT === env.PORT) {
+    problems.push(`ADMIN_PORT: must differ from PORT (${env.PORT}); the admin listener is a port of its own`);
+  }
+}
+
 function tenantFromEnv(env: ParsedEnv, problems: string[]): TenantConfig | undefined {
   const anySet = env.WHATSAPP_APP_SECRET !== undefined || env.WHATSAPP_VERIFY_TOKEN !== undefined;
   if (!anySet) return undefined;
@@ -209,6 +225,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
         ),
       );
   checkCoalesce("COALESCE_MAX_MS", parsedEnv.COALESCE_WINDOW_MS, parsedEnv.COALESCE_MAX_MS, problems);
+  checkAdmin(parsedEnv, env.ADMIN_TOKEN !== undefined, problems);
 
   const tenants: TenantConfig[] = [];
   const envTenant = tenantFromEnv(parsedEnv, problems);
@@ -260,6 +277,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       idleTimeoutMs: parsedEnv.INGRESS_IDLE_TIMEOUT_MS,
       maxConnections: parsedEnv.INGRESS_MAX_CONNECTIONS,
     },
+    admin: { host: parsedEnv.ADMIN_HOST, port: parsedEnv.ADMIN_PORT, token: parsedEnv.ADMIN_TOKEN },
     redis: {
       url: parsedEnv.REDIS_URL,
       prefix: parsedEnv.REDIS_PREFIX,

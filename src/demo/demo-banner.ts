@@ -9,6 +9,8 @@ export interface DemoBannerInput {
   readonly webhookUrl: string;
   readonly graphUrl: string;
   readonly llmUrl: string;
+  /** The gateway's admin listener's /metrics. */
+  readonly metricsUrl: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export function demoBanner(input: DemoBannerInput): string {
     `  Webhook       ${input.webhookUrl}`,
     `  Fake Graph    ${input.graphUrl}   (the bot's replies land here)`,
     `  Fake LLM      ${input.llmUrl}`,
+    `  Metrics       ${input.metricsUrl}`,
     "",
     ...secretLines,
     "Send a customer message from another terminal:",

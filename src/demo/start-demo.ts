@@ -91,7 +91,8 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
       throw error;
     }
     const file = demoFilePath(dataDir);
-    options.print(demoBanner({ state: running, created, file, webhookUrl, graphUrl, llmUrl }));
+    const metricsUrl = `${localUrl(gateway.adminUrl)}/metrics`;
+    options.print(demoBanner({ state: running, created, file, webhookUrl, graphUrl, llmUrl, metricsUrl }));
     return {
       webhookUrl,
       file,

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from "fastify";
 import type { ServerLimits, TenantConfig } from "../config/index.js";
-import type { IngressMetrics, Logger } from "../observability/index.js";
+import { type IngressMetrics, type Logger, registerPublicHealthRoutes } from "../observability/index.js";
 import type { InboundQueue, QueueStatus } from "../queue/index.js";
 import { replyError } from "./reply-error.js";
 import { createTenantDirectory } from "./tenant-directory.js";
@@ -17,7 +17,7 @@ export interface IngressAppOptions {
   readonly bodyLimitBytes: number;
   /** Timeouts and the connection cap of the listener (config.server); none: Node's defaults, keep-alive 65 s. */
   readonly limits?: Omit<ServerLimits, "bodyLimitBytes">;
-  /** How long /readyz waits for the queue backend, ms. */
+  /** How long the bare /readyz waits for the queue backend, ms. */
   readonly readyTimeoutMs?: number;
   readonly now?: () => number;
 }
@@ -97,22 +97,7 @@ export async function buildIngressApp(options: IngressAppOptions): Promise<Fasti
   registerVerificationRoute(app, tenants, metrics);
   registerWebhookRoute(app, { tenants, queue: options.queue, metrics, logger: options.logger, now });
 
-  app.get("/healthz", async () => ({ status: "ok" }));
-  app.get("/readyz", async (_request, reply) => {
-    try {
-      await options.status.ping(options.readyTimeoutMs ?? 1000);
-      return { status: "ready", backend: options.status.description };
-    } catch (error) {
-      return reply.code(503).send({
-        status: "unavailable",
-        backend: options.status.description,
-        reason: String((error as Error).message),
-      });
-    }
-  });
-  app.get("/metrics", async (_request, reply) => {
-    const body = await metrics.registry.metrics();
-    return reply.header("content-type", metrics.registry.contentType).send(body);
-  });
+  // Metrics and the reason a backend is down are for the admin listener, not for whoever reaches this port.
+  registerPublicHealthRoutes(app, () => options.status.ping(options.readyTimeoutMs ?? 1000));
   return app;
 }

@@ -1,4 +1,12 @@
+export { type AdminAppOptions, buildAdminApp } from "./build-admin-app.js";
 export { buildHealthApp, type HealthAppOptions } from "./build-health-app.js";
+export { observabilityErrorCatalog } from "./errors.js";
+export {
+  type AdminRoutesOptions,
+  type ReadyCheck,
+  registerAdminRoutes,
+  registerPublicHealthRoutes,
+} from "./health-routes.js";
 export {
   type CreateLoggerOptions,
   createLogger,
@@ -15,3 +23,4 @@ export {
   type WebhookOutcome,
 } from "./metrics.js";
 export { createQueueMetrics, type JobQueueSample, type QueueMetricsOptions } from "./queue-metrics.js";
+export { createLineRedactor } from "./redact-values.js";

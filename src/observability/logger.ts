@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { type DestinationStream, type Logger, pino } from "pino";
 import { splitCustomerOfConversation } from "../whatsapp/index.js";
+import { CENSOR, createLineRedactor } from "./redact-values.js";
 
 export type { Logger } from "pino";
 
@@ -30,19 +31,25 @@ export interface CreateLoggerOptions {
   readonly level: string;
   /** Where lines go; stdout by default. Tests pass a stream to read what was logged. */
   readonly destination?: DestinationStream;
+  /** The configured secrets (see secretValuesOf), redacted wherever they appear; 8 characters or more. */
+  readonly secrets?: readonly string[];
 }
 
 /**
- * The process logger: JSON lines, secrets and message text redacted by key.
- * Identifiers of customers are masked by the caller with maskCustomerId before
- * they are logged.
+ * The process logger: JSON lines, secrets and message text redacted by key
+ * (pino's paths, two levels deep, any type) and then, on the finished line,
+ * by value at any depth: the message, nested objects and an error's message
+ * and stack included (see redact-values.ts). Identifiers of customers are
+ * masked by the caller with maskCustomerId before they are logged.
  */
 export function createLogger(options: CreateLoggerOptions): Logger {
   return pino(
     {
       level: options.level,
       base: { service: "sharpsharp" },
-      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      redact: { paths: REDACT_PATHS, censor: CENSOR },
+      // The serialized line: what pino's serializers and its cycle handling made of every value.
+      hooks: { streamWrite: createLineRedactor(options.secrets) },
     },
     options.destination,
   );

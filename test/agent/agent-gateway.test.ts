@@ -81,7 +81,7 @@ describe.skipIf(skipWithoutRedis)("the worker's responder at start", () => {
           {
             name: "x",
             description: "d",
-            url: "http://127.0.0.1/x",
+            url: "https://tools.example/x",
             headers: { Authorization: { env: "T_NOT_SET" } },
           },
         ],

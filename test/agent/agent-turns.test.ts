@@ -22,7 +22,12 @@ import {
   skipBackend,
 } from "../support/gateway-harness.js";
 import { skipWithoutRedis } from "../support/redis.js";
-import { type ReceivedRequest, startToolServer, type ToolServer } from "../support/tool-server.js";
+import {
+  type ReceivedRequest,
+  startToolServer,
+  TOOL_SERVER_NETWORK,
+  type ToolServer,
+} from "../support/tool-server.js";
 import type { TurnHarness } from "../support/turn-harness.js";
 import { buttonReplyWebhook, textWebhook } from "../support/webhook-builder.js";
 
@@ -162,6 +167,7 @@ async function setup(
             name: "get_balance",
             description: "The customer's balance",
             url: `${tools.url}/balance`,
+            allowNetworks: [TOOL_SERVER_NETWORK],
             headers: { Authorization: { env: "TOOL_KEY", prefix: "Bearer " } },
           },
           {
@@ -169,6 +175,7 @@ async function setup(
             description: "Send money from the customer's account",
             method: "POST",
             url: `${tools.url}/transfer`,
+            allowNetworks: [TOOL_SERVER_NETWORK],
             confirm: true,
             parameters: {
               type: "object",
@@ -181,6 +188,7 @@ async function setup(
             description: "Refund an order",
             method: "POST",
             url: `${tools.url}/refund`,
+            allowNetworks: [TOOL_SERVER_NETWORK],
             sideEffects: true,
             parameters: {
               type: "object",
@@ -188,8 +196,19 @@ async function setup(
               properties: { orderId: { type: "string" } },
             },
           },
-          { name: "slow_tool", description: "A slow system", url: `${tools.url}/slow`, timeoutMs: 300 },
-          { name: "huge_tool", description: "A chatty system", url: `${tools.url}/huge` },
+          {
+            name: "slow_tool",
+            description: "A slow system",
+            url: `${tools.url}/slow`,
+            allowNetworks: [TOOL_SERVER_NETWORK],
+            timeoutMs: 300,
+          },
+          {
+            name: "huge_tool",
+            description: "A chatty system",
+            url: `${tools.url}/huge`,
+            allowNetworks: [TOOL_SERVER_NETWORK],
+          },
         ],
       },
     },

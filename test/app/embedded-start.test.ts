@@ -38,7 +38,7 @@ describe("sharpsharp start without REDIS_URL (embedded on SQLite)", () => {
       expect((await post(running.url, hi("wamid.emb.1"))).status).toBe(200);
       await eventually(() => fake?.fake.messages().length === 1, 5000);
       expect((await post(running.url, hi("wamid.emb.1"))).status).toBe(200);
-      const metrics = await (await fetch(`${running.url}/metrics`)).text();
+      const metrics = await (await fetch(`${running.adminUrl}/metrics`)).text();
       expect(metrics).toMatch(/ss_turn_latency_seconds_count\{tenant="default"\} 1/);
       expect(metrics).toContain("ss_outbound_sends_total");
     } finally {

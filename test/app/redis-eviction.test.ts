@@ -57,6 +57,7 @@ describe.skipIf(!haveRedisServer && process.env.CI !== "true")("a Redis that may
         REDIS_URL: url,
         HOST: "127.0.0.1",
         PORT: "0",
+        ADMIN_PORT: "0",
         ...extra,
       },
       cwd: process.cwd(),

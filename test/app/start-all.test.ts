@@ -39,6 +39,7 @@ describe.each(BACKENDS)("sharpsharp start on %s (ingress and workers in one proc
           SHARPSHARP_DATA_DIR: dataDir,
           HOST: "127.0.0.1",
           PORT: "0",
+          ADMIN_PORT: "0",
           COALESCE_WINDOW_MS: "0",
           COALESCE_MAX_MS: "0",
         },
@@ -64,7 +65,7 @@ describe.each(BACKENDS)("sharpsharp start on %s (ingress and workers in one proc
         });
         expect(response.status).toBe(200);
         await eventually(() => fake.fake.messages().length === 1, 5000);
-        const metrics = await (await fetch(`${running.url}/metrics`)).text();
+        const metrics = await (await fetch(`${running.adminUrl}/metrics`)).text();
         expect(metrics).toContain("ss_ingress_requests_total");
         expect(metrics).toMatch(/ss_turn_latency_seconds_count\{tenant="default"\} 1/);
         expect(metrics).toContain("ss_outbound_sends_total");

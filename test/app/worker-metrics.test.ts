@@ -54,6 +54,7 @@ describe.skipIf(skipWithoutRedis)("worker /metrics", () => {
         COALESCE_MAX_MS: "0",
         HOST: "127.0.0.1",
         PORT: "0",
+        ADMIN_PORT: "0",
       },
       cwd: process.cwd(),
     });
@@ -71,7 +72,7 @@ describe.skipIf(skipWithoutRedis)("worker /metrics", () => {
     await eventually(() => fake?.fake.messages().length === 1, 5000);
     const elapsed = (Date.now() - started) / 1000;
 
-    const text = await (await fetch(`${worker.url}/metrics`)).text();
+    const text = await (await fetch(`${worker.adminUrl}/metrics`)).text();
     const turnCount = sample(text, "ss_turn_latency_seconds_count", 'tenant="default"');
     const turnSum = sample(text, "ss_turn_latency_seconds_sum", 'tenant="default"') as number;
     const e2eCount = sample(text, "ss_end_to_end_seconds_count", 'tenant="default"');

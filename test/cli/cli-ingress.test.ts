@@ -43,6 +43,26 @@ describe("sharpsharp ingress (the built CLI)", () => {
     expect(output()).toMatch(/no tenant is configured: set WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN/);
   });
 
+  it("lists every configuration problem of one run, one line each, with no stack trace and no secret", async () => {
+    const { child, output } = run({
+      WHATSAPP_APP_SECRET: "app-secret-never-printed",
+      PORT: "eighty",
+      LOG_LEVEL: "loud",
+      ADMIN_HOST: "0.0.0.0",
+      ADMIN_TOKEN: "short-secret",
+      REDIS_URL: "http://not-redis",
+    });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(2);
+    const text = output();
+    for (const variable of ["WHATSAPP_VERIFY_TOKEN", "PORT", "LOG_LEVEL", "ADMIN_TOKEN", "REDIS_URL"]) {
+      expect(text).toMatch(new RegExp(`^  - ${variable}: `, "m"));
+    }
+    expect(text).not.toMatch(/^\s+at /m);
+    expect(text).not.toContain("app-secret-never-printed");
+    expect(text).not.toContain("short-secret");
+  });
+
   it("start with REDIS_URL or DATABASE_URL but no WhatsApp settings names what is missing, never a demo", async () => {
     const shared: Record<string, string>[] = [
       { REDIS_URL: "redis://127.0.0.1:1" },
@@ -73,6 +93,7 @@ describe("sharpsharp ingress (the built CLI)", () => {
         REDIS_PREFIX: prefix,
         HOST: "127.0.0.1",
         PORT: "0",
+        ADMIN_PORT: "0",
       });
       try {
         await waitFor(() => /sharpsharp ingress listening on (http:\/\/[\d.:]+)/.test(output()));

@@ -41,6 +41,7 @@ async function demo(
     // No coalescing wait, so each simulate is answered in well under a second.
     env: {
       PORT: "0",
+      ADMIN_PORT: "0",
       SHARPSHARP_DATA_DIR: dataDir,
       COALESCE_WINDOW_MS: "0",
       COALESCE_MAX_MS: "0",
@@ -143,7 +144,7 @@ describe.skipIf(skipWithoutDemoBackend)("the demo (npm start with no configurati
     const chosen = backend("demo-port-taken");
     await expect(
       startDemo({
-        env: { PORT: String(port), SHARPSHARP_DATA_DIR: dataDir, ...chosen.env },
+        env: { PORT: String(port), ADMIN_PORT: "0", SHARPSHARP_DATA_DIR: dataDir, ...chosen.env },
         cwd: dataDir,
         print: () => {},
         logger: createLogger({ level: "silent" }),
@@ -155,7 +156,13 @@ describe.skipIf(skipWithoutDemoBackend)("the demo (npm start with no configurati
   it("starts from the built CLI's `start` with nothing WhatsApp set, and stops on SIGTERM", async () => {
     const dataDir = tempDataDir();
     const chosen = backend("demo-cli");
-    const env = { PORT: "0", SHARPSHARP_DATA_DIR: dataDir, LOG_LEVEL: "error", ...chosen.env };
+    const env = {
+      PORT: "0",
+      ADMIN_PORT: "0",
+      SHARPSHARP_DATA_DIR: dataDir,
+      LOG_LEVEL: "error",
+      ...chosen.env,
+    };
     const start = cli(["start"], env, dataDir);
     cleanups.push(() => {
       if (start.child.exitCode === null) start.child.kill("SIGKILL");

@@ -21,6 +21,7 @@ function configFor(redisUrl: string, prefix: string) {
       REDIS_PREFIX: prefix,
       HOST: "127.0.0.1",
       PORT: "0",
+      ADMIN_PORT: "0",
     },
     cwd: process.cwd(),
   });

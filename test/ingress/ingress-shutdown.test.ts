@@ -29,6 +29,7 @@ describe.skipIf(skipWithoutRedis)("ingress shutdown", () => {
         REDIS_PREFIX: prefix,
         HOST: "127.0.0.1",
         PORT: "0",
+        ADMIN_PORT: "0",
       },
       cwd: process.cwd(),
     });

@@ -8,7 +8,7 @@ import { eventually } from "../support/eventually.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "../support/fake-graph.js";
 import { createIngressHarness, type IngressHarness } from "../support/ingress-harness.js";
 import { skipWithoutRedis } from "../support/redis.js";
-import { startToolServer, type ToolServer } from "../support/tool-server.js";
+import { startToolServer, TOOL_SERVER_NETWORK, type ToolServer } from "../support/tool-server.js";
 import { textWebhook } from "../support/webhook-builder.js";
 import { createWorkerProcesses, type WorkerProcess } from "../support/worker-processes.js";
 
@@ -83,6 +83,7 @@ describe.skipIf(skipWithoutRedis)(
                   description: "Refund an order",
                   method: "POST",
                   url: `${tools.url}/refunds`,
+                  allowNetworks: [TOOL_SERVER_NETWORK],
                   sideEffects: true,
                   parameters: {
                     type: "object",

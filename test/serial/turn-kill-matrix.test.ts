@@ -65,6 +65,7 @@ function tenantsFile(dir: string, toolsUrl: string): string {
               description: "Refund an order",
               method: "POST",
               url: `${toolsUrl}/refunds`,
+              allowNetworks: ["127.0.0.1"],
               parameters: object,
             },
             {
@@ -72,6 +73,7 @@ function tenantsFile(dir: string, toolsUrl: string): string {
               description: "Cancel an order",
               method: "POST",
               url: `${toolsUrl}/cancel`,
+              allowNetworks: ["127.0.0.1"],
               confirm: true,
               parameters: object,
             },

@@ -22,6 +22,7 @@ export function embeddedEnvConfig(
       SHARPSHARP_DATA_DIR: dataDir,
       HOST: "127.0.0.1",
       PORT: "0",
+      ADMIN_PORT: "0",
       COALESCE_WINDOW_MS: "0",
       COALESCE_MAX_MS: "0",
       ...extra,

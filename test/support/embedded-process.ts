@@ -33,6 +33,7 @@ export function spawnEmbedded(options: {
       COALESCE_MAX_MS: "0",
       HOST: "127.0.0.1",
       PORT: "0",
+      ADMIN_PORT: "0",
       LOG_LEVEL: "info",
       ...options.env,
     },

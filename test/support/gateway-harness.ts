@@ -197,7 +197,7 @@ async function startEmbeddedGateway(options: GatewayOptions): Promise<GatewayHar
   }
   const gateway = running;
   gatewayUrl = gateway.url;
-  const metricsText = async () => (await gateway.app.inject({ method: "GET", url: "/metrics" })).body;
+  const metricsText = async () => (await gateway.adminApp.inject({ method: "GET", url: "/metrics" })).body;
   return {
     backend: "embedded",
     fake,

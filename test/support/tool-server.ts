@@ -2,6 +2,9 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { Socket } from "node:net";
 import { type HttpToolDefinition, parseTenantTools } from "../../src/agent/tools/index.js";
 
+/** Where the tool server listens: what a tool that calls it must list in its `allowNetworks`. */
+export const TOOL_SERVER_NETWORK = "127.0.0.1";
+
 /** A request as the tool's server received it. */
 export interface ReceivedRequest {
   readonly method: string;
@@ -67,13 +70,23 @@ export async function startToolServer(handler?: ToolServerHandler): Promise<Tool
   };
 }
 
-/** One tool through `parseTenantTools` (so the defaults are the real ones); throws on any problem. */
+/**
+ * One tool through `parseTenantTools` (so the defaults are the real ones); throws on any problem.
+ * It may reach 127.0.0.1, where the tool server listens, unless `spec` says otherwise.
+ */
 export function defineTool(
   spec: Record<string, unknown>,
   secrets: Readonly<Record<string, string>> = {},
 ): HttpToolDefinition {
   const { tools, problems } = parseTenantTools(
-    [{ name: "get_order_status", description: "Status of the customer's orders.", ...spec }],
+    [
+      {
+        name: "get_order_status",
+        description: "Status of the customer's orders.",
+        allowNetworks: [TOOL_SERVER_NETWORK],
+        ...spec,
+      },
+    ],
     (name) => secrets[name],
   );
   const [tool] = tools;

@@ -37,6 +37,7 @@ export function createWorkerProcesses(base: {
           COALESCE_MAX_MS: "0",
           HOST: "127.0.0.1",
           PORT: "0",
+          ADMIN_PORT: "0",
           LOG_LEVEL: "info",
           ...base.env,
           ...extraEnv,

@@ -1,3 +1,8 @@
+import type { LookupFunction } from "node:net";
+import type { Agent } from "undici";
+import { createEgressAgent } from "./egress-agent.js";
+import { createEgressPolicy, type RefusedRange } from "./egress-policy.js";
+import { EgressRefusedError } from "./errors.js";
 import { GATEWAY_HEADERS, isReservedHeaderName } from "./gateway-headers.js";
 import { readCappedBody } from "./read-capped-body.js";
 import { type CompiledArguments, compileToolArguments } from "./tool-arguments.js";
@@ -10,7 +15,8 @@ export type ToolFailureReason =
   | "timeout"
   | "aborted"
   | "network"
-  | "http_status";
+  | "http_status"
+  | "egress_refused";
 
 /**
  * What a tool call came to. `body` and `error` are meant for the model as the
@@ -24,6 +30,8 @@ export type ToolOutcome =
       readonly error: string;
       /** The HTTP status, when the tool answered with a non-2xx one. */
       readonly status?: number;
+      /** What the egress policy refused (reason `egress_refused`). */
+      readonly refused?: { readonly address: string; readonly range: RefusedRange };
     };
 
 /** Who a call is for: set by the gateway from the verified sender, never from the model. */
@@ -40,6 +48,8 @@ export interface ExecuteHttpToolOptions {
   readonly signal?: AbortSignal;
   /** Default: Node's global fetch. */
   readonly fetch?: typeof fetch;
+  /** How host names are resolved at connect time; default dns.lookup (tests swap it to play DNS). */
+  readonly lookup?: LookupFunction;
 }
 
 const ACCEPT = "application/json, text/plain";
@@ -57,6 +67,33 @@ function compiledArgumentsOf(tool: HttpToolDefinition): CompiledArguments {
     compiledSchemas.set(tool.parameters, compiled);
   }
   return compiled;
+}
+
+// One agent per tool: its connections are checked against that tool's own allowNetworks.
+const agents = new WeakMap<HttpToolDefinition, Agent>();
+const agentsByLookup = new WeakMap<LookupFunction, WeakMap<HttpToolDefinition, Agent>>();
+
+function agentOf(tool: HttpToolDefinition, lookup: LookupFunction | undefined): Agent {
+  let cache = agents;
+  if (lookup !== undefined) {
+    cache = agentsByLookup.get(lookup) ?? new WeakMap();
+    agentsByLookup.set(lookup, cache);
+  }
+  let agent = cache.get(tool);
+  if (agent === undefined) {
+    agent = createEgressAgent(createEgressPolicy(tool.allowNetworks ?? []), lookup);
+    cache.set(tool, agent);
+  }
+  return agent;
+}
+
+function egressRefusalIn(error: unknown): EgressRefusedError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== null && typeof current === "object"; depth += 1) {
+    if (current instanceof EgressRefusedError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 type ToolFailure = Extract<ToolOutcome, { ok: false }>;
@@ -142,6 +179,8 @@ function prepareCall(
  * for `sideEffects` tools, Accept, Content-Type) override the tool's.
  * `tool.timeoutMs` bounds the whole call, body included; redirects are not
  * followed; a 2xx body is read up to `tool.maxResponseBytes` and cut there.
+ * Every connection is checked against the tool's egress policy after DNS
+ * (egress-agent.ts): a refused one is the outcome `egress_refused`.
  */
 export async function executeHttpTool(
   tool: HttpToolDefinition,
@@ -170,6 +209,7 @@ export async function executeHttpTool(
       ...request.init,
       redirect: "manual",
       signal: controller.signal,
+      dispatcher: agentOf(tool, options.lookup),
     });
     const { status } = response;
     if (status >= 200 && status < 300) {
@@ -186,6 +226,15 @@ export async function executeHttpTool(
   } catch (error) {
     if (abortedBy === "timeout") return failure("timeout", `timed out after ${tool.timeoutMs} ms`);
     if (abortedBy === "caller") return failure("aborted", "cancelled before the tool answered");
+    const refusal = egressRefusalIn(error);
+    if (refusal !== undefined) {
+      return {
+        ok: false,
+        reason: "egress_refused",
+        error: `refused: ${refusal.message}`,
+        refused: { address: refusal.address, range: refusal.range },
+      };
+    }
     return failure("network", `network error (${networkDetail(error)})`);
   } finally {
     clearTimeout(timer);

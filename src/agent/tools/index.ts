@@ -1,5 +1,13 @@
 export { canonicalJson } from "./canonical-json.js";
-export { agentToolErrorCatalog, ToolConfigError } from "./errors.js";
+export { createEgressAgent } from "./egress-agent.js";
+export {
+  createEgressPolicy,
+  type EgressPolicy,
+  type EgressVerdict,
+  METADATA_ADDRESSES,
+  type RefusedRange,
+} from "./egress-policy.js";
+export { agentToolErrorCatalog, EgressRefusedError, ToolConfigError } from "./errors.js";
 export { GATEWAY_HEADERS, isReservedHeaderName } from "./gateway-headers.js";
 export {
   type ExecuteHttpToolOptions,

@@ -48,6 +48,7 @@ describe("parseTenantTools", () => {
         maxResponseBytes: 65_536,
         sideEffects: false,
         confirm: false,
+        allowNetworks: [],
       },
       {
         ...DESIGN_EXAMPLE[1],
@@ -56,6 +57,7 @@ describe("parseTenantTools", () => {
         maxResponseBytes: 65_536,
         sideEffects: true,
         confirm: true,
+        allowNetworks: [],
       },
     ]);
     expect(Object.isFrozen(tools[0])).toBe(true);
@@ -201,6 +203,50 @@ describe("parseTenantTools", () => {
       "timeout",
     );
     expect(problems.join("\n")).not.toContain("pw@");
+  });
+
+  it("refuses a URL whose address is loopback, private, link-local or metadata unless allowNetworks covers it", () => {
+    const urls = [
+      "http://127.0.0.1:8080/orders",
+      "http://[::1]/orders",
+      "http://[::ffff:127.0.0.1]/orders",
+      "http://10.0.0.5/orders",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://0.0.0.0/",
+    ];
+    const problems = problemsOf(...urls.map((url, i) => tool({ name: `t${i}`, url })));
+    expect(problems).toEqual([
+      "tools.0 (t0).url: 127.0.0.1 is a loopback address; list it in allowNetworks if the tool really runs there",
+      "tools.1 (t1).url: ::1 is a loopback address; list it in allowNetworks if the tool really runs there",
+      "tools.2 (t2).url: ::ffff:7f00:1 is a loopback address; list it in allowNetworks if the tool really runs there",
+      "tools.3 (t3).url: 10.0.0.5 is a private-network address; list it in allowNetworks if the tool really runs there",
+      "tools.4 (t4).url: 169.254.169.254 is a cloud metadata address; list it in allowNetworks if the tool really runs there",
+      "tools.5 (t5).url: 0.0.0.0 is an unspecified address; list it in allowNetworks if the tool really runs there",
+    ]);
+    const allowed = parseTenantTools(
+      [
+        tool({ url: "http://127.0.0.1:8080/orders", allowNetworks: ["127.0.0.0/8"] }),
+        tool({ name: "t1", url: "http://[::1]/orders", allowNetworks: [" ::1 "] }),
+        tool({ name: "t2", url: "http://10.0.0.5/orders", allowNetworks: ["10.0.0.0/8"] }),
+      ],
+      readSecret,
+    );
+    expect(allowed.problems).toEqual([]);
+    expect(allowed.tools.map((t) => t.allowNetworks)).toEqual([["127.0.0.0/8"], ["::1"], ["10.0.0.0/8"]]);
+  });
+
+  it("leaves a host name to be judged at each call, after DNS", () => {
+    expect(problemsOf(tool({ url: "http://localhost:8080/orders" }))).toEqual([]);
+  });
+
+  it("refuses an allowNetworks entry that is not an address or CIDR, naming it", () => {
+    expect(problemsOf(tool({ allowNetworks: ["10.0.0.0/8", "intranet.example", "10.0.0.0/40"] }))).toEqual([
+      'tools.0 (get_order_status).allowNetworks.1: "intranet.example" is not an IP address or CIDR (10.0.0.0/8, 127.0.0.1, fd00::/8)',
+      'tools.0 (get_order_status).allowNetworks.2: "10.0.0.0/40": the prefix length must be 0–32',
+    ]);
+    expect(problemsOf(tool({ allowNetworks: "10.0.0.0/8" }))[0]).toMatch(
+      /^tools\.0 \(get_order_status\)\.allowNetworks: /,
+    );
   });
 
   it("limits description length to 1024 and name length to 64", () => {

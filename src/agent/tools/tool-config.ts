@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { deepFreeze } from "../../config/index.js";
+import { createEgressPolicy, describeRange, parseNetwork } from "./egress-policy.js";
 import { isReservedHeaderName } from "./gateway-headers.js";
 import { compileToolArguments, type ToolParameters } from "./tool-arguments.js";
 import {
@@ -46,6 +47,7 @@ const toolSchema = z.strictObject({
     .default(HTTP_TOOL_LIMITS.defaultMaxResponseBytes),
   sideEffects: z.boolean().optional(),
   confirm: z.boolean().default(false),
+  allowNetworks: z.array(z.string()).default([]),
 });
 
 type ToolEntry = z.output<typeof toolSchema>;
@@ -116,6 +118,19 @@ function checkTool(
   if (url.username !== "" || url.password !== "") {
     problem("url", "must not hold a user name or password; put credentials in a header with { env }");
   }
+  entry.allowNetworks.forEach((network, index) => {
+    const parsed = parseNetwork(network);
+    if ("problem" in parsed) problem(`allowNetworks.${index}`, parsed.problem);
+  });
+  // An address written in the URL can be judged now; a host name only when it is resolved, at each call.
+  const literal = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const verdict = createEgressPolicy(entry.allowNetworks).check(literal);
+  if (!verdict.allowed && verdict.range !== "invalid") {
+    problem(
+      "url",
+      `${literal} is ${describeRange(verdict.range)}; list it in allowNetworks if the tool really runs there`,
+    );
+  }
   if (entry.confirm && entry.sideEffects === false) {
     problem("sideEffects", "a tool that needs confirmation changes something; remove sideEffects: false");
   }
@@ -135,6 +150,7 @@ function checkTool(
     // A call that writes changes something unless the tenant says otherwise: it carries an Idempotency-Key.
     sideEffects: entry.sideEffects ?? (entry.confirm || entry.method !== "GET"),
     confirm: entry.confirm,
+    allowNetworks: entry.allowNetworks.map((network) => network.trim()),
   };
 }
 

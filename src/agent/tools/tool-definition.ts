@@ -41,4 +41,9 @@ export interface HttpToolDefinition {
   readonly sideEffects: boolean;
   /** The customer must confirm before the call (enforced by the agent, not by `executeHttpTool`). */
   readonly confirm: boolean;
+  /**
+   * Loopback, link-local, private and metadata networks this tool may reach
+   * (CIDRs or addresses, see egress-policy.ts); public addresses need no entry. Default none.
+   */
+  readonly allowNetworks: readonly string[];
 }
