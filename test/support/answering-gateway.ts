@@ -82,7 +82,7 @@ export async function startAnsweringGateway(env: Record<string, string> = {}): P
       return (delivery.get(wamid) as { status: string | null } | undefined)?.status ?? undefined;
     },
     async metrics() {
-      return (await fetch(`${running.url}/metrics`)).text();
+      return (await fetch(`${running.adminUrl}/metrics`)).text();
     },
     async close() {
       db.close();
