@@ -141,6 +141,10 @@ function historyMessages(history: readonly HistoryEntry[], limit: number): ChatM
 
 const CONFIRMED_CALL_ID = "confirmed-call";
 
+/** Characters of tool output one turn gives the model, all calls together (about 8,000 tokens). */
+export const TOOL_OUTPUT_PER_TURN = 32_000;
+const TOOL_OUTPUT_CUT = " …[cut: this turn's tool output limit is reached]";
+
 function confirmedToolMessages(confirmed: NonNullable<AgentTurnInput["confirmed"]>): ChatMessage[] {
   return [
     {
@@ -253,6 +257,17 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     return { replies, outcome, usage: { promptTokens, completionTokens }, costUsd, llmCalls, toolsCalled };
   };
   const toolContext = { tenantId: tenant.id, customerId: input.customerId };
+  // Each call's body is capped by the tool; this caps what all of a turn's calls put before the model.
+  let toolOutputLeft = TOOL_OUTPUT_PER_TURN;
+  const withinTurnShare = (text: string): string => {
+    if (text.length <= toolOutputLeft) {
+      toolOutputLeft -= text.length;
+      return text;
+    }
+    const kept = text.slice(0, toolOutputLeft);
+    toolOutputLeft = 0;
+    return `${kept}${TOOL_OUTPUT_CUT}`;
+  };
 
   async function complete(offered: readonly ToolSpec[]): Promise<LlmCompletion | "budget"> {
     if ((await deps.budget.spentToday(tenant.id)) >= settings.dailyTokenBudget) return "budget";
@@ -295,7 +310,7 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       for (const [index, call] of calls.entries()) {
         const result = await runToolCall(call, `${step}:${index}`);
         if (result.kind === "final") return result.value;
-        messages.push({ role: "tool", toolCallId: call.id, content: result.text });
+        messages.push({ role: "tool", toolCallId: call.id, content: withinTurnShare(result.text) });
       }
       if (deadline.signal.aborted) return finish("holding", [{ text: settings.holdingText }]);
     }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedQueues, createJobTable } from "../../src/queue/embedded/index.js";
-import { QUEUE_NAMES } from "../../src/queue/index.js";
+import { QUEUE_NAMES, QueueUnavailableError } from "../../src/queue/index.js";
 import { createFailFastRedis, createRedisQueues, type RedisQueues } from "../../src/queue/redis/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis, TEST_REDIS_URL } from "../support/redis.js";
@@ -71,6 +71,45 @@ describe("sqlite", () => {
         for (const id of waitingTurns()) jobs.complete(QUEUE_NAMES.turns, id, undefined, Date.now());
       },
     };
+  });
+
+  it("answers a webhook unavailable when the disk does not confirm its write in time, and takes its redelivery", async () => {
+    const db = backend.open();
+    let hung = true;
+    const queues = createEmbeddedQueues({
+      db,
+      jobs: createJobTable(db),
+      dedupeTtlSeconds: 3600,
+      description: "contract test db",
+      enqueueTimeoutMs: 100,
+      // A disk whose fdatasync never returns, until it does.
+      syncer: {
+        sync: () => (hung ? new Promise<void>(() => {}) : Promise.resolve()),
+        close: () => Promise.resolve(),
+      },
+    });
+    const message = {
+      tenantId: "shop",
+      phoneNumberId: "106540352242922",
+      wabaId: "1",
+      conversationKey: "shop:106540352242922:2348012345678",
+      wamid: "wamid.hung-disk.1",
+      timestamp: 1_700_000_000,
+      receivedAt: Date.now(),
+      type: "text" as const,
+      customer: { waId: "2348012345678" },
+      text: "hello?",
+    };
+    const started = Date.now();
+    await expect(queues.inbound.enqueue({ messages: [message], events: [] })).rejects.toBeInstanceOf(
+      QueueUnavailableError,
+    );
+    expect(Date.now() - started).toBeLessThan(1000);
+    hung = false;
+    // Meta redelivers: the message is recorded once (the first write landed), and the webhook is answered.
+    const redelivered = await queues.inbound.enqueue({ messages: [message], events: [] });
+    expect(redelivered.messages).toEqual(["redelivered"]);
+    expect(await queues.inbox.read(message.conversationKey)).toHaveLength(1);
   });
 
   it("counts a turn that runs now as active in the depth, not as waiting", async () => {

@@ -94,6 +94,7 @@ function onFile(
     syncer,
     jobs,
     dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
+    enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
     isUrgent: (key, at) => stateStore.isUrgent(key, at),
     description,
   });

@@ -34,6 +34,11 @@ export interface EmbeddedQueuesOptions {
   readonly sweepAfterMs?: number;
   /** Where the file lives, for the startup line and errors. */
   readonly description: string;
+  /**
+   * Longest a webhook waits for its write to be on disk before it is answered 503 (Meta redelivers;
+   * the write, if it lands later, makes the redelivery a no-op), ms; default 2,000.
+   */
+  readonly enqueueTimeoutMs?: number;
   readonly now?: () => number;
 }
 
@@ -83,6 +88,7 @@ interface Pending {
 export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQueues {
   const { db, jobs } = options;
   const syncer = options.syncer ?? createWalSyncer(`${db.name}-wal`);
+  const enqueueTimeoutMs = options.enqueueTimeoutMs ?? 2_000;
   const now = options.now ?? Date.now;
   const ttlMs = options.dedupeTtlSeconds * 1000;
   const sweepAfterMs = options.sweepAfterMs ?? 120_000;
@@ -233,7 +239,28 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
       // Serialised here, per request, so nothing one webhook holds can fail the others in its group.
       const json = batch.messages.map((message) => JSON.stringify(message));
       return new Promise<EnqueueOutcome>((resolve, reject) => {
-        pending.push({ batch, json, resolve, reject });
+        // A disk that stops answering (a hung fdatasync) must not hold Meta's request open.
+        const timer = setTimeout(
+          () =>
+            reject(
+              new QueueUnavailableError(
+                `${options.description}: the write was not on disk within ${enqueueTimeoutMs} ms`,
+              ),
+            ),
+          enqueueTimeoutMs,
+        );
+        pending.push({
+          batch,
+          json,
+          resolve: (outcome) => {
+            clearTimeout(timer);
+            resolve(outcome);
+          },
+          reject: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        });
         if (!flushScheduled) {
           flushScheduled = true;
           // Every webhook read in this turn of the event loop joins the same commit.

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { TenantConfig } from "../config/index.js";
+import { unjournaledSteps } from "../conversation/index.js";
+import { createLogger } from "../observability/index.js";
+import { resolveAgentSettings } from "./agent-settings.js";
+import { runAgentTurn, TOOL_OUTPUT_PER_TURN, type Toolbox } from "./agent-turn.js";
+import type { ChatMessage, LlmClient, LlmRequest } from "./ports.js";
+
+const tenant = {
+  id: "shop",
+  appSecret: "s",
+  verifyToken: "v",
+  graphToken: "g",
+  phoneNumberIds: [],
+  coalesce: { windowMs: 0, maxMs: 0 },
+  staleAfterMs: 3_600_000,
+  settings: {},
+} as unknown as TenantConfig;
+
+/** A tenant API that answers every call with 20,000 characters. */
+const chattyToolbox: Toolbox = {
+  specs: [{ name: "order_history", description: "Past orders", parameters: { type: "object" } }],
+  has: (name) => name === "order_history",
+  needsConfirm: () => false,
+  hasSideEffects: () => false,
+  describe: () => "Past orders",
+  checkArgs: (_name, args) => ({ ok: true, args: args as Record<string, unknown> }),
+  execute: async () => ({ ok: true, text: "x".repeat(20_000) }),
+  idempotencyKey: () => "ss-unused",
+};
+
+describe("runAgentTurn: the turn's share of tool output", () => {
+  it("gives the model at most TOOL_OUTPUT_PER_TURN characters of tool output in all, however many calls", async () => {
+    const seen: LlmRequest[] = [];
+    const llm: LlmClient = {
+      async complete(request) {
+        seen.push(request);
+        const calls =
+          seen.length <= 3 ? [{ id: `c${seen.length}`, name: "order_history", arguments: "{}" }] : [];
+        return {
+          content: calls.length === 0 ? "Here is your history." : null,
+          toolCalls: calls,
+          usage: { promptTokens: 1, completionTokens: 1 },
+          provider: "primary",
+          model: "stub",
+        };
+      },
+    };
+    const result = await runAgentTurn(
+      {
+        tenant,
+        settings: resolveAgentSettings(tenant),
+        conversationKey: "shop:1:2348012345678",
+        customerId: "2348012345678",
+        turnId: "turn-x",
+        steps: unjournaledSteps,
+        text: "show me all my orders",
+        history: [],
+        handoffText: "a human will answer",
+      },
+      {
+        llm,
+        toolbox: () => chattyToolbox,
+        knowledge: () => ({ search: () => [] }) as never,
+        pending: {} as never,
+        budget: { spentToday: async () => 0, record: async () => {} },
+        logger: createLogger({ level: "silent" }),
+        deadlineMs: 5000,
+        maxToolSteps: 5,
+      },
+    );
+    expect(result.outcome).toBe("answered");
+    const last = seen[seen.length - 1] as LlmRequest;
+    const toolText = last.messages
+      .filter((message): message is Extract<ChatMessage, { role: "tool" }> => message.role === "tool")
+      .map((message) => message.content);
+    expect(toolText).toHaveLength(3);
+    expect(toolText[0]).toHaveLength(20_000);
+    expect(toolText[1]).toContain("tool output limit");
+    expect(toolText[2]).toBe(" …[cut: this turn's tool output limit is reached]");
+    const total = toolText.join("").replaceAll(/ …\[cut[^\]]*\]/g, "").length;
+    expect(total).toBe(TOOL_OUTPUT_PER_TURN);
+  });
+});
