@@ -10,6 +10,8 @@ export interface InboundRecord {
   readonly wamid: string;
   /** The customer's wa_id, or business-scoped user id when there is no number. */
   readonly customerId: string;
+  /** The customer's profile name, as the webhook's `contacts` gave it; the console shows and searches it. */
+  readonly customerName?: string;
   readonly type: string;
   readonly text?: string;
   readonly mediaId?: string;
@@ -41,6 +43,8 @@ export interface OutboundRecord {
   readonly text?: string;
   /** The Graph API message body, as queued. */
   readonly body?: unknown;
+  /** The operator who wrote it (their id); absent: the bot. */
+  readonly sentBy?: string;
   /** When the reply was queued, ms since the epoch; orders the log. */
   readonly queuedAt: number;
 }
@@ -53,6 +57,16 @@ export interface RouterDecisionRecord {
   readonly tier: string;
 }
 
+/** One tool call of an agent turn, as the console shows it: secrets already masked, sizes bounded. */
+export interface ToolCallRecord {
+  readonly name: string;
+  /** The arguments the model gave, as JSON text (bounded). */
+  readonly arguments: string;
+  /** What the tool answered, or its error, as text (bounded). */
+  readonly result: string;
+  readonly ok: boolean;
+}
+
 /** What the LLM agent used and did in a turn. */
 export interface AgentUsageRecord {
   readonly outcome: string;
@@ -60,6 +74,8 @@ export interface AgentUsageRecord {
   readonly completionTokens: number;
   readonly costUsd: number;
   readonly tools: readonly string[];
+  /** Each tool call with its arguments and result; absent on turns recorded before it was kept. */
+  readonly calls?: readonly ToolCallRecord[];
 }
 
 export interface TurnRecord {
@@ -102,6 +118,8 @@ export interface StoredMessage {
   readonly body?: unknown;
   readonly mediaId?: string;
   readonly caption?: string;
+  /** Outbound only: the operator who wrote it; absent: the bot. */
+  readonly sentBy?: string;
   /** Inbound only: the whole normalised content (InboundRecord.content); absent for rows older than it. */
   readonly content?: unknown;
   /** Inbound only: Meta's timestamp, Unix seconds. */
@@ -115,11 +133,24 @@ export interface StoredMessage {
 export interface ConversationSummary {
   readonly tenantId: string;
   readonly conversationKey: string;
+  /** The business number (the key's middle part). */
+  readonly phoneNumberId: string;
   readonly customerId?: string;
+  /** The newest profile name the customer's messages carried. */
+  readonly customerName?: string;
   readonly mode: StoredConversationMode;
   readonly assignedAgent?: string;
   /** ms since the epoch. */
   readonly lastActivityAt: number;
+  /** The customer's newest message, ms since the epoch (the 24-hour window runs from it). */
+  readonly lastInboundAt?: number;
+  /**
+   * The customer's oldest message not answered since (no outbound message after it), ms since the
+   * epoch; absent when the last word was ours. A handoff's wait runs from it.
+   */
+  readonly awaitingReplySince?: number;
+  /** A customer message came after an operator last opened the conversation (or none ever did). */
+  readonly unread: boolean;
   /** The newest message, its text cut to a preview. */
   readonly lastMessage?: {
     readonly direction: "inbound" | "outbound";
@@ -140,6 +171,170 @@ export interface Page<T> {
   readonly items: T[];
   /** Pass as `before` for the next (older) page; absent on the last page. */
   readonly next?: string;
+}
+
+/** Which conversations a console list shows. */
+export type ConversationView =
+  /** Every conversation. */
+  | "all"
+  /** Mode `human`: handed off or taken over. */
+  | "needs_human"
+  /** Assigned to `ConversationQuery.assignedTo`. */
+  | "mine"
+  | "bot"
+  | "paused"
+  /** A customer message newer than the last time an operator opened it. */
+  | "unread";
+
+export interface ConversationQuery {
+  /** The tenants the reader may see; at least one. */
+  readonly tenantIds: readonly string[];
+  readonly phoneNumberId?: string;
+  /** Default `all`. */
+  readonly view?: ConversationView;
+  /** Needed by the `mine` view: the operator's id. */
+  readonly assignedTo?: string;
+  /**
+   * Matches a customer id prefix, or (case-insensitively) part of the customer's name or of any
+   * message's text or caption. Trimmed; empty means no search.
+   */
+  readonly search?: string;
+}
+
+/** An operator's internal note on a conversation: never sent to the customer. */
+export interface NoteRecord {
+  readonly tenantId: string;
+  readonly conversationKey: string;
+  readonly operatorId: string;
+  readonly text: string;
+  /** ms since the epoch. */
+  readonly at: number;
+}
+
+export interface StoredNote extends NoteRecord {
+  readonly id: string;
+}
+
+/** One time bucket of a dashboard's activity, across the asked tenants. */
+export interface ActivityBucket {
+  /** The bucket's start, ms since the epoch (a multiple of the bucket size). */
+  readonly at: number;
+  readonly inbound: number;
+  /** Our messages queued, the operators' included. */
+  readonly outbound: number;
+  readonly operatorMessages: number;
+  readonly turns: number;
+  /** Turns the router answered without the agent (`resolved`). */
+  readonly localTurns: number;
+  /** Turns the LLM agent ran in. */
+  readonly agentTurns: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly costUsd: number;
+  /** Deliveries Meta reported failed, by their status time. */
+  readonly failedDeliveries: number;
+}
+
+/** Failed deliveries by Meta's error code. */
+export interface DeliveryFailureCount {
+  readonly code: number;
+  readonly title?: string;
+  readonly count: number;
+}
+
+export interface HandoffQueueStats {
+  /** Conversations in mode `human` whose customer waits for an answer. */
+  readonly waiting: number;
+  /** The longest-waiting one's `awaitingReplySince`, ms since the epoch. */
+  readonly oldestWaitingSince?: number;
+}
+
+/** The console's reads over the message log: filtered lists, turns, notes and dashboard figures. */
+export interface ConsoleQueries {
+  /** Conversations by last activity, newest first, keyset-paged like `listConversations`. */
+  findConversations(query: ConversationQuery, options: PageOptions): Promise<Page<ConversationSummary>>;
+  conversation(conversationKey: string): Promise<ConversationSummary | undefined>;
+  /** The conversation's turns, newest first. */
+  turnsOf(conversationKey: string, options: PageOptions): Promise<Page<TurnRecord>>;
+  /** Throws `StoreUnknownConversationError` for a conversation with no recorded message. */
+  addNote(note: NoteRecord): Promise<StoredNote>;
+  /** Newest first. */
+  notesOf(conversationKey: string, limit: number): Promise<StoredNote[]>;
+  /** An operator opened the conversation at `atMs`: it is no longer unread (forward-only). */
+  markSeen(conversationKey: string, atMs: number): Promise<void>;
+  /** Buckets of `bucketMs` from `sinceMs` (rounded down to a bucket) to now, oldest first; empty buckets included. */
+  activity(tenantIds: readonly string[], sinceMs: number, bucketMs: number): Promise<ActivityBucket[]>;
+  /** Most frequent first. */
+  deliveryFailures(tenantIds: readonly string[], sinceMs: number): Promise<DeliveryFailureCount[]>;
+  handoffQueue(tenantIds: readonly string[]): Promise<HandoffQueueStats>;
+  /** When the newest customer message of these tenants was received, ms since the epoch. */
+  lastInboundAt(tenantIds: readonly string[]): Promise<number | undefined>;
+}
+
+export type OperatorRole = "admin" | "agent";
+
+/** A role on one tenant, or on every tenant (`tenantId` "*"). */
+export interface OperatorGrant {
+  readonly tenantId: string;
+  readonly role: OperatorRole;
+}
+
+export interface OperatorRecord {
+  readonly id: string;
+  /** Lower-cased; unique. */
+  readonly email: string;
+  readonly name: string;
+  /** The KDF's self-describing hash string; never leaves the server. */
+  readonly passwordHash: string;
+  readonly grants: readonly OperatorGrant[];
+  /** ms since the epoch. */
+  readonly createdAt: number;
+}
+
+export interface SessionRecord {
+  /** SHA-256 of the cookie's token, hex: the token itself is never stored. */
+  readonly idHash: string;
+  readonly operatorId: string;
+  /** Sent back in `x-csrf-token` on every state-changing request. */
+  readonly csrfToken: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface ApiTokenRecord {
+  readonly id: string;
+  /** SHA-256 of the token, hex. */
+  readonly tokenHash: string;
+  readonly operatorId: string;
+  readonly name: string;
+  readonly createdAt: number;
+  readonly lastUsedAt?: number;
+  readonly revokedAt?: number;
+}
+
+/** Operator accounts, sessions and API tokens, in the message log's database. */
+export interface OperatorStore {
+  /** `exists` when the e-mail (case-insensitively) is taken; nothing is changed then. */
+  createOperator(operator: OperatorRecord): Promise<"created" | "exists">;
+  operatorByEmail(email: string): Promise<OperatorRecord | undefined>;
+  operatorById(id: string): Promise<OperatorRecord | undefined>;
+  /** By e-mail. */
+  listOperators(): Promise<OperatorRecord[]>;
+  setPassword(operatorId: string, passwordHash: string): Promise<void>;
+  setGrants(operatorId: string, grants: readonly OperatorGrant[]): Promise<void>;
+  createSession(session: SessionRecord): Promise<void>;
+  /** The session if it exists and has not expired at `nowMs`. */
+  session(idHash: string, nowMs: number): Promise<SessionRecord | undefined>;
+  /** Moves a session's expiry (sliding sessions). */
+  extendSession(idHash: string, expiresAt: number): Promise<void>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of the operator (a password change). */
+  deleteSessionsOf(operatorId: string): Promise<void>;
+  createApiToken(token: ApiTokenRecord): Promise<void>;
+  /** The token if it exists and is not revoked; records `nowMs` as its last use. */
+  useApiToken(tokenHash: string, nowMs: number): Promise<ApiTokenRecord | undefined>;
+  apiTokensOf(operatorId: string): Promise<ApiTokenRecord[]>;
+  revokeApiToken(id: string, nowMs: number): Promise<void>;
 }
 
 /** `recorded`: a new row; `duplicate`: already there (a redelivery or a retried turn). */
@@ -190,4 +385,7 @@ export interface MessageStore {
   searchByCustomer(tenantId: string, customerIdPrefix: string, limit: number): Promise<ConversationSummary[]>;
   /** Deletes the tenant's rows older than `cutoffMs` (ms since the epoch). */
   purgeOlderThan(tenantId: string, cutoffMs: number): Promise<PurgeCounts>;
+  /** The console's reads and notes. */
+  readonly console: ConsoleQueries;
+  readonly operators: OperatorStore;
 }
