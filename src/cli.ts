@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import {
+  type AdminCommand,
+  runAdminCommand,
   runConversationModeCommand,
   startAll,
+  startConsole,
   startIngress,
   startScheduler,
   startWorker,
@@ -46,6 +49,14 @@ Commands:
   fake-graph  Run a fake WhatsApp Graph API for local runs and tests (--help for its flags).
   fake-llm    Run a fake OpenAI-compatible LLM for local runs and tests (--help for its flags).
   router      The intent router: train, classify, eval, lexicon (sharpsharp router help).
+  console     Redis mode: the operator console on ADMIN_HOST/ADMIN_PORT (needs REDIS_URL and
+              DATABASE_URL). Embedded mode: \`start\` serves the console itself.
+  admin create --email E [--name N] [--tenant T ...] [--role admin|agent] [--password-stdin]
+              Create a console operator (default: admin of every tenant, "*"); without
+              --password-stdin a password is made and printed once.
+  admin token --email E --name N
+              Create an API token for scripts (printed once).
+  admin list  List the console's operators.
   conversation mode <conversationKey> [bot|human|paused]
               Show or set who answers a conversation (give a handed-off
               conversation back to the bot with "bot"). Embedded mode: run it
@@ -185,6 +196,74 @@ async function conversationCommand(args: readonly string[]): Promise<void> {
   process.stdout.write(`${conversationKey}: ${now}\n`);
 }
 
+async function readStdinLine(): Promise<string> {
+  let text = "";
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes("\n")) break;
+  }
+  return text.split(/\r?\n/)[0] ?? "";
+}
+
+/** `sharpsharp admin create|token|list`: the console's operators, on the message log's database. */
+async function adminCommand(args: readonly string[]): Promise<void> {
+  const usage =
+    "usage: sharpsharp admin create --email E [--name N] [--tenant T ...] [--role admin|agent] [--password-stdin]\n" +
+    "       sharpsharp admin token --email E --name N\n       sharpsharp admin list";
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: {
+      email: { type: "string" },
+      name: { type: "string" },
+      tenant: { type: "string", multiple: true },
+      role: { type: "string" },
+      "password-stdin": { type: "boolean" },
+    },
+    allowPositionals: true,
+  });
+  const action = positionals[0];
+  let command: AdminCommand;
+  if (action === "list") {
+    command = { action: "list" };
+  } else if (action === "create" && values.email !== undefined) {
+    const role = values.role ?? "admin";
+    if (role !== "admin" && role !== "agent") fail(`--role must be admin or agent (got "${role}")`);
+    command = {
+      action: "create",
+      email: values.email,
+      name: values.name,
+      grants: (values.tenant ?? ["*"]).map((tenantId) => ({ tenantId, role })),
+      password: values["password-stdin"] === true ? await readStdinLine() : undefined,
+    };
+  } else if (action === "token" && values.email !== undefined && values.name !== undefined) {
+    command = { action: "token", email: values.email, name: values.name };
+  } else {
+    fail(usage);
+  }
+  const config = loadConfigFromProcess({ requireTenants: false });
+  const result = await runAdminCommand(config, command);
+  if (result.action === "list") {
+    for (const operator of result.operators) {
+      const grants = operator.grants.map((grant) => `${grant.role}@${grant.tenantId}`).join(", ");
+      process.stdout.write(`${operator.email}\t${operator.name}\t${grants}\n`);
+    }
+  } else if (result.action === "create") {
+    process.stdout.write(`operator ${result.operator.email} created (${result.operator.id})\n`);
+    if (result.generatedPassword !== undefined) {
+      process.stdout.write(`password (shown once; keep it): ${result.generatedPassword}\n`);
+    }
+  } else {
+    process.stdout.write(`API token for ${result.operator.email} (shown once; keep it): ${result.token}\n`);
+  }
+}
+
+async function runConsole(): Promise<void> {
+  const config = loadConfigFromProcess({ requireTenants: true });
+  const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
+  const running = await startConsole(config, { logger });
+  closeOnSignals(logger, running);
+}
+
 async function runFakeLlm(args: readonly string[]): Promise<void> {
   if (args.includes("--help")) {
     process.stdout.write(`${FAKE_LLM_USAGE}\n`);
@@ -251,6 +330,10 @@ async function main(argv: readonly string[]): Promise<void> {
       process.exitCode = code;
       return;
     }
+    case "console":
+      return runConsole();
+    case "admin":
+      return adminCommand(argv.slice(argv.indexOf("admin") + 1));
     case "conversation":
       return conversationCommand(argv.slice(argv.indexOf("conversation") + 1));
     case "version":

@@ -18,9 +18,12 @@ export async function startAdminListener(
   config: AppConfig,
   routes: AdminRoutesOptions,
   opened: CloseStack,
+  /** Registers more on the app before it listens (the console). */
+  extend?: (app: FastifyInstance) => Promise<void>,
 ): Promise<RunningAdmin> {
   const app = buildAdminApp({ ...routes, token: config.admin.token });
   opened.push(() => app.close());
+  if (extend !== undefined) await extend(app);
   await app.listen({ host: config.admin.host, port: config.admin.port });
   return { app, url: listeningUrl(config.admin.host, app) };
 }

@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { AppConfig, TenantConfig } from "../config/index.js";
+import { type ConsoleEventBus, publishingMessageStore } from "../console/index.js";
 import type { Logger } from "../observability/index.js";
 import type { MessageStore } from "../store/index.js";
 import { openPostgresMessageStore } from "../store/postgres/index.js";
@@ -40,6 +41,8 @@ export async function openMessageLog(
   config: AppConfig,
   logger: Logger,
   local: (() => LocalMessageStore) | undefined,
+  /** Where each change to the log is announced for live consoles; none: nobody listens. */
+  events?: ConsoleEventBus,
 ): Promise<MessageLog | undefined> {
   for (const tenant of config.tenants) retentionDaysOf(tenant);
   let store: MessageStore;
@@ -84,6 +87,7 @@ export async function openMessageLog(
       (error: unknown) => logger.warn({ err: error }, "message log: retention purge failed"),
     );
   };
+  if (events !== undefined) store = publishingMessageStore(store, events);
   const timer = setInterval(runPurge, PURGE_EVERY_MS);
   timer.unref();
   runPurge();

@@ -1,6 +1,7 @@
 import type { Registry } from "prom-client";
 import { createGatewayResponder, type LlmClient } from "../agent/index.js";
 import { type AppConfig, GRAPH_SEND_TIMEOUT_MS } from "../config/index.js";
+import type { ConsoleEventBus } from "../console/index.js";
 import {
   createGraphTypingIndicator,
   createTurnJobHandler,
@@ -51,11 +52,18 @@ export interface PipelineOptions extends PipelineRunOptions {
   readonly responder?: Responder | undefined;
   /** Logged when running jobs outlive the grace period: what becomes of them in this mode. */
   readonly abandoned: string;
+  /** Where the message log announces its changes for live consoles. */
+  readonly consoleEvents?: ConsoleEventBus | undefined;
 }
 
 export interface Pipeline {
   /** The message log, when there is one. */
   readonly messageLog: MessageLog | undefined;
+  /** What the console acts through: the conversation state the bot obeys and the recorded outbound queue. */
+  readonly consolePorts: {
+    readonly conversationState: WorkerPorts["conversationState"];
+    readonly outboundQueue: WorkerPorts["outboundQueue"];
+  };
   /**
    * Stops taking jobs, lets the running ones finish within the grace period,
    * then closes the Graph API clients and the message log.
@@ -79,7 +87,7 @@ export async function startPipeline(
   const now = Date.now;
   const opened = createCloseStack(logger);
   try {
-    const log = await openMessageLog(config, logger, ports.localMessageStore);
+    const log = await openMessageLog(config, logger, ports.localMessageStore, options.consoleEvents);
     opened.push(async () => log?.close());
     const recorders = log?.recorders;
     // Each port as the log sees it (recorded), when there is a log.
@@ -123,7 +131,12 @@ export async function startPipeline(
     opened.push(() =>
       closeWithinGrace(runners, options.graceMs ?? config.shutdownGraceMs, logger, options.abandoned),
     );
-    return { messageLog: log, close: () => opened.close() };
+    return {
+      messageLog: log,
+      // The raw state: the console writes the mode and its assignee to the log itself.
+      consolePorts: { conversationState: ports.conversationState, outboundQueue },
+      close: () => opened.close(),
+    };
   } catch (error) {
     await opened.close();
     throw error;

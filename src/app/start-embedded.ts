@@ -1,10 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { type AppConfig, secretValuesOf } from "../config/index.js";
+import { createInProcessEventBus } from "../console/embedded/index.js";
+import { createOperatorAccount, type NewOperator } from "../console/index.js";
 import type { Responder } from "../conversation/index.js";
 import { buildIngressApp } from "../ingress/index.js";
 import { createIngressMetrics, createLogger } from "../observability/index.js";
 import { describeAdmin, startAdminListener } from "./admin-listener.js";
 import { createEmbeddedBackend } from "./backends/embedded.js";
+import { mountConsole } from "./console-server.js";
 import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 
@@ -13,6 +16,8 @@ export interface StartEmbeddedOptions extends PipelineRunOptions {
   readonly responder?: Responder;
   /** How often expired rows are deleted and stranded inboxes get a turn again, ms; default 30,000. */
   readonly housekeepingMs?: number;
+  /** A console operator made at start unless their e-mail exists (the demo's admin). */
+  readonly ensureOperator?: NewOperator;
 }
 
 export interface RunningEmbedded {
@@ -48,10 +53,14 @@ export async function startEmbedded(
   opened.push(() => backend.close());
   try {
     const ingressMetrics = createIngressMetrics({ sampleQueueDepth: () => backend.ingress.status.depth() });
-    const pipeline = await startPipeline(config, backend.worker(), {
+    const events = createInProcessEventBus();
+    opened.push(() => events.close());
+    const worker = backend.worker();
+    const pipeline = await startPipeline(config, worker, {
       ...options,
       logger,
       registry: ingressMetrics.registry,
+      consoleEvents: events,
       abandoned: "running jobs did not finish within the grace period; they run again at the next start",
     });
     opened.push(() => pipeline.close());
@@ -65,6 +74,14 @@ export async function startEmbedded(
       limits: config.server,
     });
     opened.push(() => app.close());
+    let url: string | undefined;
+    const log = pipeline.messageLog;
+    const seed = options.ensureOperator;
+    if (seed !== undefined && log !== undefined) {
+      if ((await log.store.operators.operatorByEmail(seed.email.toLowerCase())) === undefined) {
+        await createOperatorAccount(log.store.operators, seed, Date.now);
+      }
+    }
     const admin = await startAdminListener(
       config,
       {
@@ -73,9 +90,21 @@ export async function startEmbedded(
         description: backend.ingress.status.description,
       },
       opened,
+      log === undefined
+        ? undefined
+        : (adminApp) =>
+            mountConsole(adminApp, config, {
+              store: log.store,
+              ...pipeline.consolePorts,
+              events,
+              logger,
+              registry: ingressMetrics.registry,
+              sampleJobQueues: () => worker.sampleJobQueues(),
+              ingressUrl: () => url,
+            }),
     );
     await app.listen({ host: config.server.host, port: config.server.port });
-    const url = listeningUrl(config.server.host, app);
+    url = listeningUrl(config.server.host, app);
     const messageLog = pipeline.messageLog?.description ?? "off";
     logger.info(
       {
@@ -88,7 +117,7 @@ export async function startEmbedded(
       },
       `sharpsharp running embedded on ${url} (one process; data in ${backend.databasePath}; ` +
         `message log: ${messageLog}; tenants: ${config.tenants.map((tenant) => tenant.id).join(", ")}; ` +
-        `${describeAdmin(config, admin)})`,
+        `${describeAdmin(config, admin)}${log === undefined ? "" : `; console on ${admin.url}/`})`,
     );
     return {
       url,

@@ -3,6 +3,7 @@ import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { buildHealthApp, createLogger } from "../observability/index.js";
 import { describeAdmin, type RunningAdmin, startAdminListener } from "./admin-listener.js";
 import { createRedisBackend } from "./backends/redis.js";
+import { consoleEventPublisher } from "./console-server.js";
 import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 
@@ -55,6 +56,8 @@ export async function startWorker(
       ...options,
       logger,
       registry,
+      // Live consoles (`sharpsharp console`) hear this worker's changes to the message log over Redis.
+      consoleEvents: consoleEventPublisher(backend.redis, config.redis.prefix, logger),
       abandoned:
         "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
     });

@@ -43,6 +43,16 @@ export interface AppConfig {
     /** When set, every admin request needs `Authorization: Bearer <token>`. A secret: never log it. */
     readonly token: string | undefined;
   };
+  /** The operator console (on the admin listener): sessions, cookies, the Meta-silence banner, streams. */
+  readonly console: {
+    readonly sessionMs: number;
+    /** The session cookie's Secure flag: on when operators reach the console over HTTPS. */
+    readonly secureCookies: boolean;
+    readonly metaSilentMinutes: number;
+    readonly maxStreams: number;
+    /** Where a console apart from the ingress posts the simulator's webhooks (CONSOLE_INGRESS_URL). */
+    readonly ingressUrl: string | undefined;
+  };
   readonly redis: {
     readonly url: string | undefined;
     readonly prefix: string;

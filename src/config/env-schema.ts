@@ -82,6 +82,13 @@ export const envSchema = z.object({
     .min(16, { error: "must be at least 16 characters (for example the output of: openssl rand -hex 32)" })
     .refine((value) => !/\s/.test(value), { error: "must not hold spaces or line breaks" })
     .optional(),
+  // The operator console on the admin listener (docs/console.md).
+  CONSOLE_SESSION_HOURS: integer(1, 24 * 30).default(12),
+  CONSOLE_SECURE_COOKIES: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("off"),
+  CONSOLE_META_SILENT_MINUTES: integer(1, 24 * 60).default(30),
+  CONSOLE_MAX_STREAMS: integer(1, 10_000).default(200),
+  // Where `sharpsharp console` (Redis mode) posts the simulator's webhooks; default this host's PORT.
+  CONSOLE_INGRESS_URL: httpUrl.optional(),
   WHATSAPP_THROUGHPUT_MPS: integer(1, 10_000).default(80),
   COALESCE_WINDOW_MS: integer(0, 60_000).default(800),
   COALESCE_MAX_MS: integer(0, 300_000).default(3000),

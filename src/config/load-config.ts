@@ -278,6 +278,13 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       maxConnections: parsedEnv.INGRESS_MAX_CONNECTIONS,
     },
     admin: { host: parsedEnv.ADMIN_HOST, port: parsedEnv.ADMIN_PORT, token: parsedEnv.ADMIN_TOKEN },
+    console: {
+      sessionMs: parsedEnv.CONSOLE_SESSION_HOURS * 3_600_000,
+      secureCookies: parsedEnv.CONSOLE_SECURE_COOKIES === "on",
+      metaSilentMinutes: parsedEnv.CONSOLE_META_SILENT_MINUTES,
+      maxStreams: parsedEnv.CONSOLE_MAX_STREAMS,
+      ingressUrl: parsedEnv.CONSOLE_INGRESS_URL?.replace(/\/+$/, ""),
+    },
     redis: {
       url: parsedEnv.REDIS_URL,
       prefix: parsedEnv.REDIS_PREFIX,

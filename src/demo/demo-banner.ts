@@ -11,6 +11,8 @@ export interface DemoBannerInput {
   readonly llmUrl: string;
   /** The gateway's admin listener's /metrics. */
   readonly metricsUrl: string;
+  /** The console; `password` only on the start that made it (shown once). */
+  readonly console?: { readonly url: string; readonly email: string; readonly password: string | undefined };
 }
 
 /**
@@ -37,6 +39,14 @@ export function demoBanner(input: DemoBannerInput): string {
     `  Fake Graph    ${input.graphUrl}   (the bot's replies land here)`,
     `  Fake LLM      ${input.llmUrl}`,
     `  Metrics       ${input.metricsUrl}`,
+    ...(input.console === undefined
+      ? []
+      : [
+          `  Console       ${input.console.url}   (log in as ${input.console.email}; try the Simulator)`,
+          ...(input.console.password === undefined
+            ? [`                password: "consolePassword" in ${input.file}`]
+            : [`                password (shown this once): ${input.console.password}`]),
+        ]),
     "",
     ...secretLines,
     "Send a customer message from another terminal:",

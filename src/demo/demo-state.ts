@@ -14,6 +14,8 @@ const secretsSchema = z.strictObject({
   appSecret: z.string().min(16),
   verifyToken: z.string().min(16),
   graphToken: z.string().min(16),
+  /** The console's demo operator (admin@demo.local); absent in files from before the console. */
+  consolePassword: z.string().min(10).optional(),
 });
 
 const runningSchema = z.strictObject({
@@ -125,6 +127,7 @@ export function loadOrCreateDemoState(
       appSecret: random(16).toString("hex"),
       verifyToken: `demo-verify-${random(12).toString("base64url")}`,
       graphToken: `demo-graph-${random(24).toString("base64url")}`,
+      consolePassword: random(14).toString("base64url").slice(0, 18),
     },
   };
   return { state, created: true };

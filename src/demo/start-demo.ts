@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startAll } from "../app/index.js";
@@ -52,11 +53,32 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
   const base = loadConfig({ env: demoBaseEnv(options.env), cwd: options.cwd, requireTenants: false });
   const logger = options.logger ?? createLogger({ level: base.logLevel });
   const dataDir = resolve(options.cwd, base.dataDir);
-  const { state, created } = loadOrCreateDemoState(dataDir, options.stateDeps);
+  const loaded = loadOrCreateDemoState(dataDir, options.stateDeps);
+  const { created } = loaded;
+  // A demo file from before the console gets its operator's password now, shown once like the secrets.
+  const consoleCreated = created || loaded.state.secrets.consolePassword === undefined;
+  const state: DemoState =
+    loaded.state.secrets.consolePassword === undefined
+      ? {
+          ...loaded.state,
+          secrets: {
+            ...loaded.state.secrets,
+            consolePassword: randomBytes(14).toString("base64url").slice(0, 18),
+          },
+        }
+      : loaded.state;
+  const consolePassword = state.secrets.consolePassword as string;
 
+  // The gateway's webhook is known once it listens; until then no message is sent, so no status is due.
+  let statusWebhookUrl: string | undefined;
   const graph = createFakeGraphApi(
     { logger },
-    { tokens: [state.secrets.graphToken], phoneNumberIds: [state.phoneNumberId] },
+    {
+      tokens: [state.secrets.graphToken],
+      phoneNumberIds: [state.phoneNumberId],
+      // Sent, delivered and read, as a phone would report them: the console's ticks move.
+      autoStatuses: { webhookUrl: () => statusWebhookUrl, appSecret: state.secrets.appSecret, delayMs: 400 },
+    },
   );
   const llm = createFakeLlm({ logger }, { rules: DEMO_LLM_RULES });
   const closeFakes = async () => {
@@ -66,8 +88,17 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     const graphUrl = await graph.listen({ host: "127.0.0.1", port: 0 });
     const llmUrl = `${await llm.listen({ host: "127.0.0.1", port: 0 })}/v1`;
     const config = loadConfig({ env: demoEnv(state, { graphUrl, llmUrl }, options.env), cwd: options.cwd });
-    const gateway = await startAll(config, { logger });
+    const gateway = await startAll(config, {
+      logger,
+      ensureOperator: {
+        email: DEMO_OPERATOR_EMAIL,
+        name: "Demo admin",
+        password: consolePassword,
+        grants: [{ tenantId: "*", role: "admin" }],
+      },
+    });
     const webhookUrl = `${localUrl(gateway.url)}/webhook`;
+    statusWebhookUrl = webhookUrl;
     // The banner invites a message at once; before /readyz the webhook would answer it 503.
     if (!(await becomesReady(localUrl(gateway.url), READY_WAIT_MS))) {
       logger.warn(
@@ -92,7 +123,23 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     }
     const file = demoFilePath(dataDir);
     const metricsUrl = `${localUrl(gateway.adminUrl)}/metrics`;
-    options.print(demoBanner({ state: running, created, file, webhookUrl, graphUrl, llmUrl, metricsUrl }));
+    const consoleUrl = `${localUrl(gateway.adminUrl)}/`;
+    options.print(
+      demoBanner({
+        state: running,
+        created,
+        file,
+        webhookUrl,
+        graphUrl,
+        llmUrl,
+        metricsUrl,
+        console: {
+          url: consoleUrl,
+          email: DEMO_OPERATOR_EMAIL,
+          password: consoleCreated ? consolePassword : undefined,
+        },
+      }),
+    );
     return {
       webhookUrl,
       file,
@@ -109,6 +156,9 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     throw error;
   }
 }
+
+/** The demo's console operator: admin of every tenant. */
+export const DEMO_OPERATOR_EMAIL = "admin@demo.local";
 
 /** How long start waits for the gateway's /readyz before printing the banner anyway, ms. */
 const READY_WAIT_MS = 10_000;

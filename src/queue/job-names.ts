@@ -44,6 +44,8 @@ export interface OutboundReply {
   readonly message: Readonly<Record<string, unknown>>;
   /** Set on the re-engagement template sent in place of a reply refused with 131047 (never re-engaged again). */
   readonly reengagement?: true;
+  /** The operator who wrote the reply (their id), when it came from the console; absent: the bot. */
+  readonly sentBy?: string;
   /** When the turn's earliest message reached the ingress (webhook arrival), ms since the epoch; for the end-to-end latency. */
   readonly receivedAt?: number;
 }

@@ -31,7 +31,7 @@ export {
   serializeModel,
 } from "./model.js";
 export { normalizeMessage } from "./normalize.js";
-export { dataPath } from "./package-files.js";
+export { dataPath, packageRoot } from "./package-files.js";
 export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 export { ROUTER_USAGE, runRouterCommand, type TenantIntentsLookup } from "./router-cli.js";
 export { createRouterMetrics, type RouterMetrics } from "./router-metrics.js";

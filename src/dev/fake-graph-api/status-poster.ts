@@ -28,7 +28,9 @@ export interface PostStatusResult {
   readonly body: string;
 }
 
-export interface AutoStatusOptions extends WebhookTarget {
+export interface AutoStatusOptions extends Omit<WebhookTarget, "webhookUrl"> {
+  /** Where to post; a function when the receiver's port is known only once it listens (the demo). */
+  readonly webhookUrl: string | (() => string | undefined);
   /** Wait before each status, ms. */
   readonly delayMs: number;
   /** Posted in this order for each accepted message; default sent, delivered, read. */
@@ -107,7 +109,9 @@ export function createStatusPoster(
   const followUp = async (message: FakeMessageRecord, options: AutoStatusOptions) => {
     for (const status of options.statuses ?? ["sent", "delivered", "read"]) {
       await sleep(options.delayMs, undefined, { signal: closing.signal });
-      const result = await post({ ...options, wamid: message.id, status });
+      const webhookUrl = typeof options.webhookUrl === "string" ? options.webhookUrl : options.webhookUrl();
+      if (webhookUrl === undefined) return;
+      const result = await post({ appSecret: options.appSecret, webhookUrl, wamid: message.id, status });
       if (result.status !== 200) {
         deps.logger.warn({ status: result.status, statusKind: status }, "status webhook not accepted");
       }

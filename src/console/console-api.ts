@@ -1,0 +1,159 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import fastifyCookie from "@fastify/cookie";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import type { Logger } from "../observability/index.js";
+import type { ApiRoute } from "./api-route.js";
+import type { ConsoleDeps } from "./console-deps.js";
+import { authenticate } from "./console-session.js";
+import { ConsoleError, consoleErrorCatalog } from "./errors.js";
+import { openApiDocument } from "./openapi.js";
+import { actionRoutes } from "./routes/action-routes.js";
+import { conversationRoutes } from "./routes/conversation-routes.js";
+import { eventRoutes } from "./routes/event-routes.js";
+import { operatorRoutes } from "./routes/operator-routes.js";
+import { LOGIN_ATTEMPTS, LOGIN_WINDOW_MS, sessionRoutes } from "./routes/session-routes.js";
+import { tenantRoutes } from "./routes/tenant-routes.js";
+
+export interface ConsoleApiOptions {
+  readonly deps: ConsoleDeps;
+  readonly logger: Logger;
+  /** The built front end (`dist/console`); absent or missing: `/` says how to build it. */
+  readonly staticDir?: string | undefined;
+  /** The package version, for the OpenAPI document. */
+  readonly version: string;
+}
+
+/** Every route of the console API, in the order the OpenAPI document lists them. */
+export function consoleRoutes(
+  deps: ConsoleDeps,
+  limitLogin: Parameters<typeof sessionRoutes>[1],
+): ApiRoute[] {
+  return [
+    ...sessionRoutes(deps, limitLogin),
+    ...tenantRoutes(deps),
+    ...conversationRoutes(deps),
+    ...actionRoutes(deps),
+    ...eventRoutes(deps),
+    ...operatorRoutes(deps),
+  ];
+}
+
+function invalid(error: z.ZodError): ConsoleError {
+  const issue = error.issues[0];
+  const where = issue === undefined || issue.path.length === 0 ? "body" : issue.path.join(".");
+  return new ConsoleError("invalidRequest", `${where}: ${issue?.message ?? "invalid"}`);
+}
+
+function parsed<T>(schema: z.ZodType<T> | undefined, value: unknown): T {
+  if (schema === undefined) return undefined as T;
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalid(result.error);
+  return result.data;
+}
+
+/**
+ * The console on the admin listener: `/api/v1` (JSON, described at
+ * `/api/v1/openapi.json`) and the built front end at `/`. Its own
+ * encapsulated plugin, so its cookie, rate-limit and error handling touch
+ * nothing else the admin listener serves.
+ */
+export async function registerConsole(app: FastifyInstance, options: ConsoleApiOptions): Promise<void> {
+  const { deps, logger } = options;
+  await app.register(async (scope) => {
+    await scope.register(fastifyCookie);
+    await scope.register(fastifyRateLimit, { global: false });
+    const loginLimit = scope.createRateLimit({
+      max: LOGIN_ATTEMPTS,
+      timeWindow: LOGIN_WINDOW_MS,
+      keyGenerator: (request: FastifyRequest) => {
+        const email = (request.body as { email?: unknown } | undefined)?.email;
+        return `${request.ip}|${typeof email === "string" ? email.trim().toLowerCase() : ""}`;
+      },
+    });
+    const limitLogin = async (request: FastifyRequest) => {
+      const verdict = await loginLimit(request);
+      return verdict.isAllowed || !verdict.isExceeded ? undefined : verdict.ttlInSeconds;
+    };
+    const routes = consoleRoutes(deps, limitLogin);
+    const document = openApiDocument(routes, options.version);
+
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof ConsoleError) {
+        if (error.code === consoleErrorCatalog.loginRateLimited.code) {
+          reply.header("retry-after", String(error.details?.retryAfterSeconds ?? 60));
+        }
+        return reply
+          .code(error.httpStatus ?? 400)
+          .send({ error: error.code, message: error.message, ...(error.details ?? {}) });
+      }
+      // Fastify's own refusals of a request (bad JSON, wrong content type, too large).
+      if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
+        return reply
+          .code(error.statusCode)
+          .send({ error: consoleErrorCatalog.invalidRequest.code, message: error.message });
+      }
+      logger.error({ err: error, url: request.url, method: request.method }, "console API request failed");
+      return reply
+        .code(500)
+        .send({ error: "SS_CONSOLE_INTERNAL", message: "the console failed this request; see the log" });
+    });
+
+    scope.get("/api/v1/openapi.json", async () => document);
+
+    for (const route of routes) {
+      scope.route({
+        method: route.method,
+        url: route.path,
+        handler: async (request, reply) => {
+          const access = route.auth === "none" ? undefined : await authenticate(deps.session, request);
+          if (route.auth === "operator" && access === undefined) {
+            throw new ConsoleError("unauthenticated", "log in, or send Authorization: Bearer <API token>");
+          }
+          const result = await route.handle({
+            request,
+            reply,
+            access,
+            query: parsed(route.query, request.query),
+            body: parsed(route.body, request.body ?? undefined),
+            params: request.params as Record<string, string>,
+          });
+          if (reply.sent) return reply;
+          reply.code(route.status ?? 200).header("cache-control", "no-store");
+          if (route.response === undefined) return reply.send();
+          // Parsed on the way out too: a field the document does not name never leaves.
+          return reply.send(route.response.parse(result));
+        },
+      });
+    }
+
+    scope.all("/api/*", async () => {
+      throw new ConsoleError("notFound", "no such console API route (see /api/v1/openapi.json)");
+    });
+
+    const staticDir = options.staticDir;
+    if (staticDir !== undefined && existsSync(join(staticDir, "index.html"))) {
+      await scope.register(fastifyStatic, {
+        root: staticDir,
+        prefix: "/",
+        index: ["index.html"],
+        // Hashed assets never change; the page itself is asked for again each time.
+        setHeaders: (response, path) =>
+          response.header(
+            "cache-control",
+            path.endsWith("index.html") ? "no-cache" : "public, max-age=31536000, immutable",
+          ),
+      });
+    } else {
+      scope.get("/", async (_request, reply) =>
+        reply
+          .code(503)
+          .type("text/plain; charset=utf-8")
+          .send("The console's front end is not built: run `npm run build` (npm ci builds it too).\n"),
+      );
+    }
+  });
+}

@@ -1,0 +1,24 @@
+import type { TenantConfig } from "../config/index.js";
+import type { MessageStore } from "../store/index.js";
+import type { ConsoleActions } from "./console-actions.js";
+import type { SessionSettings } from "./console-session.js";
+import type { DashboardSource } from "./dashboard-figures.js";
+import type { ConsoleEventBus } from "./ports.js";
+import type { Simulator } from "./simulator.js";
+import type { TemplateCatalog } from "./template-catalog.js";
+
+/** What the console API is built from; the composition root gives the mode's adapters. */
+export interface ConsoleDeps {
+  readonly tenants: readonly TenantConfig[];
+  /** The message log, publishing its changes on `events`. */
+  readonly store: MessageStore;
+  readonly actions: ConsoleActions;
+  readonly events: ConsoleEventBus;
+  readonly session: SessionSettings;
+  readonly simulator: Simulator;
+  readonly dashboard: DashboardSource;
+  readonly templates: TemplateCatalog;
+  /** Event streams this process serves at most. */
+  readonly maxStreams: number;
+  readonly now: () => number;
+}

@@ -1,0 +1,1 @@
+export { createInProcessEventBus } from "./in-process-event-bus.js";

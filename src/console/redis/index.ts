@@ -1,0 +1,1 @@
+export { createRedisEventBus, type RedisEventBusDeps } from "./redis-event-bus.js";

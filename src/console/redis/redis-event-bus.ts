@@ -1,0 +1,60 @@
+import type { Redis } from "ioredis";
+import type { ConsoleEvent, ConsoleEventBus, ConsoleEventListener } from "../ports.js";
+
+export interface RedisEventBusDeps {
+  /** Publishes on it; also duplicated for the subscriber connection, opened on first subscribe. */
+  readonly redis: Redis;
+  readonly prefix: string;
+  /** Told when a publish fails (Redis down): the console misses a live update, nothing else. */
+  readonly onPublishError?: (error: unknown) => void;
+}
+
+/**
+ * The bus across processes: workers publish on `{prefix}:console:events`,
+ * console processes subscribe. Pub/sub keeps nothing; a console that was
+ * away reads what it missed through the API.
+ */
+export function createRedisEventBus(deps: RedisEventBusDeps): ConsoleEventBus {
+  const channel = `${deps.prefix}:console:events`;
+  const listeners = new Set<ConsoleEventListener>();
+  let subscriber: Redis | undefined;
+
+  const deliver = (_channel: string, text: string) => {
+    let event: ConsoleEvent;
+    try {
+      event = JSON.parse(text) as ConsoleEvent;
+    } catch {
+      return;
+    }
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // One broken stream must not keep the event from the others.
+      }
+    }
+  };
+
+  return {
+    publish(event) {
+      deps.redis
+        .publish(channel, JSON.stringify(event))
+        .catch((error: unknown) => deps.onPublishError?.(error));
+    },
+    async subscribe(listener) {
+      if (subscriber === undefined) {
+        subscriber = deps.redis.duplicate();
+        subscriber.on("error", () => {});
+        subscriber.on("message", deliver);
+        await subscriber.subscribe(channel);
+      }
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+      subscriber?.disconnect();
+      subscriber = undefined;
+    },
+  };
+}
