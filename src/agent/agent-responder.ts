@@ -121,7 +121,8 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     } catch (error) {
       deps.logger.warn({ err: error }, "could not record the agent turn in the history");
     }
-    await deps.onTurnDecision?.({ ...decision, agent });
+    // A result replayed from a journal written before tool calls were kept has none.
+    await deps.onTurnDecision?.({ ...decision, agent, toolCalls: result.toolCalls ?? [] });
   };
 
   /**

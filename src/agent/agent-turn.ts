@@ -1,11 +1,12 @@
 import type { TenantConfig } from "../config/index.js";
 import {
+  type AgentToolCall,
   type HistoryEntry,
   TurnJournalError,
   type TurnReply,
   type TurnSteps,
 } from "../conversation/index.js";
-import type { Logger } from "../observability/index.js";
+import { createLineRedactor, type Logger } from "../observability/index.js";
 import type { RouterDecision } from "../router/index.js";
 import type { AgentMetrics } from "./agent-metrics.js";
 import type { AgentSettings } from "./agent-settings.js";
@@ -71,6 +72,9 @@ export const KNOWLEDGE_TOOL: ToolSpec = {
 
 export type AgentOutcome = "answered" | "handoff" | "confirm" | "holding" | "fallback" | "budget";
 
+/** Characters of a tool call's arguments or result the console is shown. */
+const SHOWN_CALL_CHARS = 2000;
+
 export interface AgentTurnResult {
   readonly replies: readonly TurnReply[];
   readonly outcome: AgentOutcome;
@@ -78,6 +82,8 @@ export interface AgentTurnResult {
   readonly costUsd: number;
   readonly llmCalls: number;
   readonly toolsCalled: readonly string[];
+  /** Each call with its arguments and result, secrets masked: what the console shows. */
+  readonly toolCalls: readonly AgentToolCall[];
 }
 
 export interface AgentTurnInput {
@@ -231,6 +237,13 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   let completionTokens = 0;
   let llmCalls = 0;
   const toolsCalled: string[] = [];
+  const toolCalls: AgentToolCall[] = [];
+  const mask = createLineRedactor([
+    ...Object.values(tenant.secrets ?? {}),
+    tenant.appSecret,
+    ...(tenant.graphToken === undefined ? [] : [tenant.graphToken]),
+  ]);
+  const shown = (text: string) => mask(text).slice(0, SHOWN_CALL_CHARS);
   const deadline = new AbortController();
   const deadlineMs = Math.max(0, Math.min(deps.deadlineMs, input.deadlineMs ?? deps.deadlineMs));
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
@@ -254,7 +267,15 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     deps.metrics?.turns.inc({ tenant: tenant.id, outcome });
     deps.metrics?.turnSeconds.observe({ tenant: tenant.id }, (Date.now() - started) / 1000);
     if (costUsd > 0) deps.metrics?.costUsd.inc({ tenant: tenant.id }, costUsd);
-    return { replies, outcome, usage: { promptTokens, completionTokens }, costUsd, llmCalls, toolsCalled };
+    return {
+      replies,
+      outcome,
+      usage: { promptTokens, completionTokens },
+      costUsd,
+      llmCalls,
+      toolsCalled,
+      toolCalls,
+    };
   };
   const toolContext = { tenantId: tenant.id, customerId: input.customerId };
   // Each call's body is capped by the tool; this caps what all of a turn's calls put before the model.
@@ -309,6 +330,12 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       messages.push({ role: "assistant", content: completion.content, toolCalls: calls });
       for (const [index, call] of calls.entries()) {
         const result = await runToolCall(call, `${step}:${index}`);
+        toolCalls.push({
+          name: toolsCalled[toolsCalled.length - 1] ?? "unknown",
+          arguments: shown(call.arguments),
+          result: result.kind === "final" ? "(handed to a human)" : shown(result.text),
+          ok: result.kind === "final" || !result.text.startsWith("error"),
+        });
         if (result.kind === "final") return result.value;
         messages.push({ role: "tool", toolCallId: call.id, content: withinTurnShare(result.text) });
       }

@@ -7,6 +7,7 @@ export {
 } from "./errors.js";
 export { keepLeaseAlive } from "./lease-renewal.js";
 export {
+  type AgentToolCall,
   type AgentTurnUsage,
   type ConversationLock,
   type ConversationMode,

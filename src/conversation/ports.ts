@@ -54,6 +54,16 @@ export interface TurnInput {
   readonly steps?: TurnSteps;
 }
 
+/** One tool call of an agent turn as an operator may see it. */
+export interface AgentToolCall {
+  readonly name: string;
+  /** JSON text, secrets masked, at most 2,000 characters. */
+  readonly arguments: string;
+  /** The tool's answer or error, secrets masked, at most 2,000 characters. */
+  readonly result: string;
+  readonly ok: boolean;
+}
+
 /** What the LLM agent used and did in one turn (as its `agent_turn` history entry carries it). */
 export type AgentTurnUsage = NonNullable<HistoryEntry["agent"]>;
 
@@ -74,6 +84,8 @@ export interface TurnDecision {
   readonly resolved: boolean;
   /** Present when the LLM agent ran. */
   readonly agent?: AgentTurnUsage;
+  /** The agent's tool calls with their arguments and results, secrets masked and sizes bounded (for the console). */
+  readonly toolCalls?: readonly AgentToolCall[];
 }
 
 /**

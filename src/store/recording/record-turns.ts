@@ -24,6 +24,9 @@ export function turnRecordOf(decision: TurnDecision, at: number): TurnRecord {
             completionTokens: agent.completionTokens,
             costUsd: agent.costUsd,
             tools: agent.tools,
+            ...(decision.toolCalls === undefined || decision.toolCalls.length === 0
+              ? {}
+              : { calls: decision.toolCalls }),
           },
         }),
     at,
