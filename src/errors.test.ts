@@ -4,6 +4,7 @@ import { agentErrorCatalog } from "./agent/index.js";
 import { agentToolErrorCatalog } from "./agent/tools/index.js";
 import { mainErrorCatalog } from "./app/index.js";
 import { configErrorCatalog } from "./config/index.js";
+import { consoleErrorCatalog } from "./console/index.js";
 import { conversationErrorCatalog } from "./conversation/index.js";
 import { demoErrorCatalog } from "./demo/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
@@ -30,6 +31,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   sqliteErrorCatalog,
   demoErrorCatalog,
   observabilityErrorCatalog,
+  consoleErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

@@ -69,6 +69,12 @@ export const consoleErrorCatalog = {
     meaning:
       "The Graph API did not answer the template list (message_templates); the reason is in the message.",
   },
+  internal: {
+    code: "SS_CONSOLE_INTERNAL",
+    httpStatus: 500,
+    meaning:
+      "An unexpected error in a console API request, logged with the route; the answer says nothing more.",
+  },
   tooManyStreams: {
     code: "SS_CONSOLE_TOO_MANY_STREAMS",
     httpStatus: 503,
