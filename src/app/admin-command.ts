@@ -45,7 +45,7 @@ async function withOperatorStore<T>(
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
     pool.on("error", () => {});
     try {
-      return await use((await openPostgresMessageStore({ pool })).operators);
+      return await use((await openPostgresMessageStore({ pool, schema: config.databaseSchema })).operators);
     } finally {
       await pool.end();
     }

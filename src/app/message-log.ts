@@ -54,13 +54,13 @@ export async function openMessageLog(
       logger.warn({ err: error }, "message log: idle PostgreSQL connection failed"),
     );
     try {
-      store = await openPostgresMessageStore({ pool });
+      store = await openPostgresMessageStore({ pool, schema: config.databaseSchema });
     } catch (error) {
       await pool.end();
       throw error;
     }
     const url = new URL(config.databaseUrl);
-    description = `postgres ${url.hostname}:${url.port || "5432"}${url.pathname}`;
+    description = `postgres ${url.hostname}:${url.port || "5432"}${url.pathname}${config.databaseSchema === "public" ? "" : ` (schema ${config.databaseSchema})`}`;
     end = () => pool.end();
   } else if (local !== undefined) {
     ({ store, description } = local());

@@ -60,6 +60,8 @@ export interface AppConfig {
     readonly allowEviction: boolean;
   };
   readonly databaseUrl: string | undefined;
+  /** The message log's PostgreSQL schema (DATABASE_SCHEMA, default public). */
+  readonly databaseSchema: string;
   readonly dataDir: string;
   readonly graph: { readonly baseUrl: string; readonly version: string };
   /** Unset (no LLM_BASE_URL): turns the router cannot resolve get the tenant's fallback reply. */

@@ -47,6 +47,11 @@ export const envSchema = z.object({
     .string()
     .refine((value) => /^postgres(ql)?:\/\//.test(value), { error: "must be a postgres:// URL" })
     .optional(),
+  // The PostgreSQL schema the message log lives in, so several gateways (or tests) can share a database.
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: "must be a lower-case SQL identifier (letters, digits, _)" })
+    .default("public"),
   SHARPSHARP_DATA_DIR: z.string().default("./data"),
   SHARPSHARP_CONFIG: z.string().optional(),
   LLM_BASE_URL: httpUrl.optional(),

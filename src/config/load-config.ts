@@ -291,6 +291,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       allowEviction: parsedEnv.REDIS_ALLOW_EVICTION === "on",
     },
     databaseUrl: parsedEnv.DATABASE_URL,
+    databaseSchema: parsedEnv.DATABASE_SCHEMA,
     dataDir: parsedEnv.SHARPSHARP_DATA_DIR,
     graph: {
       baseUrl: parsedEnv.GRAPH_API_BASE_URL.replace(/\/+$/, ""),
