@@ -46,6 +46,8 @@ export interface OutboundReply {
   readonly reengagement?: true;
   /** When the turn's earliest message reached the ingress (webhook arrival), ms since the epoch; for the end-to-end latency. */
   readonly receivedAt?: number;
+  /** The operator (their id) who wrote this reply in the console; absent: the bot. */
+  readonly sentBy?: string;
 }
 
 /**
