@@ -8,11 +8,17 @@ export const storeErrorCatalog = {
   },
   unknownConversation: {
     code: "SS_STORE_UNKNOWN_CONVERSATION",
-    meaning: "A conversation state was set for a conversation with no recorded message.",
+    meaning:
+      "A conversation state was set, or a note added, for a conversation with no recorded message (of that tenant).",
   },
   invalidCursor: {
     code: "SS_STORE_INVALID_CURSOR",
     meaning: "A `before` cursor was not one the store handed out, or a page `limit` is not 1–500.",
+  },
+  invalidQuery: {
+    code: "SS_STORE_INVALID_QUERY",
+    meaning:
+      "A console query named no tenant, asked for the `mine` view without an operator, or for activity buckets that are not a whole number of ms or too many.",
   },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
@@ -33,10 +39,10 @@ export class StoreSchemaTooNewError extends SharpsharpError {
 }
 
 export class StoreUnknownConversationError extends SharpsharpError {
-  constructor() {
+  constructor(action = "setting its state") {
     super(
       storeErrorCatalog.unknownConversation.code,
-      "no message of this conversation is recorded; record one before setting its state",
+      `no message of this conversation is recorded; record one before ${action}`,
     );
   }
 }
@@ -44,5 +50,12 @@ export class StoreUnknownConversationError extends SharpsharpError {
 export class StoreInvalidPageError extends SharpsharpError {
   constructor(what: string) {
     super(storeErrorCatalog.invalidCursor.code, `invalid page request: ${what}`);
+  }
+}
+
+/** A console query the store refuses before reading anything: a caller's mistake, never the data's. */
+export class StoreInvalidQueryError extends SharpsharpError {
+  constructor(what: string) {
+    super(storeErrorCatalog.invalidQuery.code, `invalid console query: ${what}`);
   }
 }

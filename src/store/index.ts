@@ -1,5 +1,6 @@
 export {
   StoreInvalidPageError,
+  StoreInvalidQueryError,
   StoreSchemaTooNewError,
   StoreUnknownConversationError,
   storeErrorCatalog,

@@ -43,8 +43,20 @@ export function outboundValues(reply: OutboundRecord, encode: ValueEncoding): un
     reply.type,
     reply.text ?? null,
     reply.body === undefined ? null : JSON.stringify(reply.body),
+    reply.sentBy ?? null,
     encode.time(reply.queuedAt),
   ];
+}
+
+/** Characters of a customer's profile name the log keeps (a name is short; a hostile one need not be). */
+export const MAX_CUSTOMER_NAME_CHARS = 256;
+
+/** Trimmed and bounded (whole code points); absent when empty. */
+export function boundedCustomerName(name: string | undefined): string | undefined {
+  const trimmed = name?.trim();
+  if (trimmed === undefined || trimmed === "") return undefined;
+  const chars = Array.from(trimmed);
+  return chars.length > MAX_CUSTOMER_NAME_CHARS ? chars.slice(0, MAX_CUSTOMER_NAME_CHARS).join("") : trimmed;
 }
 
 /** Meta's error is kept for `failed` only. */
@@ -77,6 +89,7 @@ export function turnValues(turn: TurnRecord, encode: ValueEncoding): unknown[] {
     turn.agent?.completionTokens ?? null,
     turn.agent?.costUsd ?? null,
     turn.agent === undefined ? null : encode.list(turn.agent.tools),
+    turn.agent?.calls === undefined ? null : JSON.stringify(turn.agent.calls),
     encode.time(turn.at),
   ];
 }

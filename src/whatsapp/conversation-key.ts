@@ -15,6 +15,16 @@ export function tenantOfConversation(conversationKey: string): string {
 }
 
 /**
+ * The business number: the key between its first and last ":" (empty when it
+ * has fewer than two). The message store's migrations backfill it the same way in SQL.
+ */
+export function phoneNumberIdOfConversation(conversationKey: string): string {
+  const first = conversationKey.indexOf(":");
+  const last = conversationKey.lastIndexOf(":");
+  return first < last ? conversationKey.slice(first + 1, last) : "";
+}
+
+/**
  * The key cut before its customer id: `scope` ends with the ":" before it
  * (empty when the key has none, so the whole key counts as the customer id).
  */

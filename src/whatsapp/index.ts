@@ -5,7 +5,12 @@ export {
   UNANSWERABLE_REASONS,
   type UnanswerableReason,
 } from "./answerability.js";
-export { conversationKeyOf, splitCustomerOfConversation, tenantOfConversation } from "./conversation-key.js";
+export {
+  conversationKeyOf,
+  phoneNumberIdOfConversation,
+  splitCustomerOfConversation,
+  tenantOfConversation,
+} from "./conversation-key.js";
 export { WebhookShapeError, whatsappErrorCatalog } from "./errors.js";
 export {
   createGraphApiClient,

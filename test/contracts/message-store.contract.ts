@@ -1,39 +1,16 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import type { InboundRecord, MessageStore, OutboundRecord, Page } from "../../src/store/index.js";
-
-function nextOf(page: Page<unknown>): string {
-  if (page.next === undefined) throw new Error("expected another page");
-  return page.next;
-}
+import type { MessageStore } from "../../src/store/index.js";
+import { describeConsoleQueriesContract } from "./console-queries.contract.js";
+import { inbound, key, nextOf, type OpenMessageStore, outbound, T0 } from "./message-store-fixtures.js";
+import { describeOperatorStoreContract } from "./operator-store.contract.js";
 
 /**
- * The behaviour every `MessageStore` adapter must have (PostgreSQL today,
- * SQLite next). `open` gives a fresh, empty, migrated store per test.
+ * The behaviour every `MessageStore` adapter must have (PostgreSQL and
+ * SQLite). `open` gives a fresh, empty, migrated store per test. The
+ * console's queries and the operator accounts have suites of their own,
+ * run from here so that every adapter runner gets them.
  */
-export function describeMessageStoreContract(name: string, open: () => Promise<MessageStore>): void {
-  const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
-  const key = (tenant: string, customer: string) => `${tenant}:106540352242922:${customer}`;
-  const inbound = (over: Partial<InboundRecord> & { wamid: string }): InboundRecord => ({
-    tenantId: "acme",
-    conversationKey: key("acme", "2348012345678"),
-    customerId: "2348012345678",
-    type: "text",
-    text: "hello",
-    metaTimestamp: Math.floor(T0 / 1000),
-    receivedAt: T0,
-    ...over,
-  });
-  const outbound = (over: Partial<OutboundRecord> & { turnId: string }): OutboundRecord => ({
-    tenantId: "acme",
-    conversationKey: key("acme", "2348012345678"),
-    part: 0,
-    type: "text",
-    text: "welcome",
-    body: { type: "text", text: { body: "welcome" } },
-    queuedAt: T0 + 1_000,
-    ...over,
-  });
-
+export function describeMessageStoreContract(name: string, open: OpenMessageStore): void {
   describe(`MessageStore contract: ${name}`, () => {
     let store: MessageStore;
     beforeEach(async () => {
@@ -181,11 +158,17 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
       const first = await store.listConversations("acme", { limit: 2 });
       expect(first.items.map((c) => c.customerId)).toEqual(["234800000001", "234800000004"]);
       expect(first.items[0]).toMatchObject({
+        phoneNumberId: "106540352242922",
         mode: "human",
         assignedAgent: "ada",
         lastActivityAt: T0 + 10_000,
+        lastInboundAt: T0 + 1_000,
+        unread: true,
         lastMessage: { direction: "outbound", type: "text", at: T0 + 10_000 },
       });
+      // Answered: nobody waits; conversation 4's customer does, since their first message.
+      expect(first.items[0]).not.toHaveProperty("awaitingReplySince");
+      expect(first.items[1]).toMatchObject({ awaitingReplySince: T0 - 60_000, lastInboundAt: T0 + 4_000 });
       expect(first.items[0]?.lastMessage?.preview).toHaveLength(120);
       expect(first.items[1]).toMatchObject({
         mode: "bot",
@@ -256,6 +239,7 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
       );
       const found = await store.searchByCustomer("acme", "234801", 10);
       expect(found.map((c) => c.customerId)).toEqual(["2348019999999", "2348012345678"]);
+      expect(found[0]).toMatchObject({ tenantId: "acme", phoneNumberId: "106540352242922", unread: true });
       expect((await store.searchByCustomer("acme", "NG.", 10)).map((c) => c.customerId)).toEqual([
         "NG.3318264059917364520",
       ]);
@@ -264,6 +248,22 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
       for (const prefix of ["*", "?", "[0-9]", "_", "ng."])
         expect(await store.searchByCustomer("acme", prefix, 10)).toEqual([]);
       expect(await store.searchByCustomer("acme", "234", 1)).toHaveLength(1);
+    });
+
+    it("keeps the operator who wrote a reply, and none for the bot's", async () => {
+      await store.recordInbound(inbound({ wamid: "wamid.in1" }));
+      await store.recordOutbound(outbound({ turnId: "console-1", sentBy: "op-ada", text: "Ada here" }));
+      await store.recordOutbound(outbound({ turnId: "turn-2", queuedAt: T0 + 2_000 }));
+      // A repeat cannot change who wrote it.
+      await store.recordOutbound(outbound({ turnId: "console-1", sentBy: "op-bola", wamid: "wamid.out1" }));
+      const { items } = await store.messagesOf(key("acme", "2348012345678"), { limit: 10 });
+      expect(items.map((m) => [m.turnId ?? m.wamid, m.sentBy])).toEqual([
+        ["turn-2", undefined],
+        ["console-1", "op-ada"],
+        ["wamid.in1", undefined],
+      ]);
+      expect(items[0]).not.toHaveProperty("sentBy");
+      expect(items[1]).toMatchObject({ wamid: "wamid.out1", text: "Ada here" });
     });
 
     it("records a turn once, with its decision and agent usage", async () => {
@@ -316,6 +316,30 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
         }),
       );
 
+      // Notes go with their conversation, however old the note; operators are never purged.
+      await store.console.addNote({
+        tenantId: "acme",
+        conversationKey: oldKey,
+        operatorId: "op-ada",
+        text: "asked for a refund",
+        at: old + 5,
+      });
+      await store.console.addNote({
+        tenantId: "acme",
+        conversationKey: key("acme", "2348012345678"),
+        operatorId: "op-ada",
+        text: "old note on a live conversation",
+        at: old,
+      });
+      await store.operators.createOperator({
+        id: "op-ada",
+        email: "ada@example.com",
+        name: "Ada",
+        passwordHash: "scrypt$x",
+        grants: [{ tenantId: "acme", role: "agent" }],
+        createdAt: old,
+      });
+
       const cutoff = T0 - 90 * 86_400_000;
       expect(await store.purgeOlderThan("acme", cutoff)).toEqual({
         messages: 3,
@@ -330,6 +354,11 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
         (await store.messagesOf(key("acme", "2348012345678"), { limit: 10 })).items.map((m) => m.wamid),
       ).toEqual(["wamid.live"]);
       expect((await store.listConversations("other", { limit: 10 })).items).toHaveLength(1);
+      expect(await store.console.notesOf(oldKey, 10)).toEqual([]);
+      expect((await store.console.notesOf(key("acme", "2348012345678"), 10)).map((n) => n.text)).toEqual([
+        "old note on a live conversation",
+      ]);
+      expect((await store.operators.operatorById("op-ada"))?.email).toBe("ada@example.com");
       expect(await store.purgeOlderThan("acme", cutoff)).toEqual({
         messages: 0,
         deliveries: 0,
@@ -338,4 +367,7 @@ export function describeMessageStoreContract(name: string, open: () => Promise<M
       });
     });
   });
+
+  describeConsoleQueriesContract(name, open);
+  describeOperatorStoreContract(name, async () => (await open()).operators);
 }

@@ -14,9 +14,9 @@ describe.skipIf(skipWithoutPostgres)("PostgreSQL message store", () => {
   });
 
   // A fresh schema per test, so each starts empty and migrations run from scratch every time.
-  describeMessageStoreContract("postgres", async () => {
+  describeMessageStoreContract("postgres", async (options = {}) => {
     const schema = uniqueSchema("store");
     schemas.push(schema);
-    return openPostgresMessageStore({ pool: pool, schema });
+    return openPostgresMessageStore({ pool: pool, schema, ...options });
   });
 });

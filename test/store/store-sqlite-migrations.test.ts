@@ -20,6 +20,7 @@ function freshDb(): SqliteDatabase {
   return db;
 }
 const latest = SQLITE_MIGRATIONS.at(-1)?.version ?? 0;
+const upTo = (version: number) => SQLITE_MIGRATIONS.filter((m) => m.version <= version);
 const tablesOf = (db: SqliteDatabase) =>
   (
     db
@@ -48,10 +49,15 @@ describe("message store migrations (SQLite)", () => {
     // ss_meta belongs to the opener; every table of the store is namespaced.
     expect(tablesOf(db)).toEqual([
       "ss_meta",
+      "store_api_tokens",
       "store_conversations",
       "store_deliveries",
       "store_messages",
       "store_migrations",
+      "store_notes",
+      "store_operator_grants",
+      "store_operators",
+      "store_sessions",
       "store_turns",
     ]);
     expect(db.prepare("SELECT applied_at FROM store_migrations").pluck().all()).toEqual(
@@ -69,7 +75,7 @@ describe("message store migrations (SQLite)", () => {
     expect(() =>
       db.prepare("UPDATE store_deliveries SET status = 'deleted' WHERE wamid = 'wamid.old'").run(),
     ).toThrow(/CHECK/);
-    expect(migrateSqliteMessageStore(db).applied).toEqual([2]);
+    expect(migrateSqliteMessageStore(db, { migrations: upTo(2) }).applied).toEqual([2]);
     expect(db.prepare("SELECT status, error_code FROM store_deliveries").all()).toEqual([
       { status: "failed", error_code: 131047 },
     ]);
@@ -77,6 +83,75 @@ describe("message store migrations (SQLite)", () => {
     expect(await store.updateDelivery("acme", "wamid.new", "deleted", 7)).toBe("applied");
     const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'store_deliveries'").pluck();
     expect(indexes.all()).toContain("store_deliveries_tenant_status_at");
+  });
+
+  it("moves a file of migration 2 to 3 with its rows, backfilling what the console lists", async () => {
+    const db = freshDb();
+    migrateSqliteMessageStore(db, { migrations: upTo(2) });
+    const key = "acme:106540352242922:2348012345678";
+    const quietKey = "acme:106540352242922:2348000000000";
+    db.exec(`
+      INSERT INTO store_conversations (conversation_key, tenant_id, customer_id, mode, last_activity_at, created_at)
+        VALUES ('${key}', 'acme', '2348012345678', 'human', 5000, 1000),
+               ('${quietKey}', 'acme', '2348000000000', 'bot', 2500, 1000);
+      INSERT INTO store_messages (tenant_id, conversation_key, direction, wamid, customer_id, type, text, content, at)
+        VALUES ('acme', '${key}', 'inbound', 'wamid.1', '2348012345678', 'text', 'hello',
+                '{"customer":{"waId":"2348012345678","name":" Chinedu "}}', 1000),
+               ('acme', '${key}', 'inbound', 'wamid.3', '2348012345678', 'text', 'still there?',
+                '{"customer":{"waId":"2348012345678"}}', 4000),
+               ('acme', '${key}', 'inbound', 'wamid.4', '2348012345678', 'text', 'hello??', NULL, 5000),
+               ('acme', '${quietKey}', 'inbound', 'wamid.q', '2348000000000', 'text', 'thanks', NULL, 2000);
+      INSERT INTO store_messages (tenant_id, conversation_key, direction, turn_id, part, type, text, at)
+        VALUES ('acme', '${key}', 'outbound', 'turn-1', 0, 'text', 'welcome', 2000),
+               ('acme', '${quietKey}', 'outbound', 'turn-q', 0, 'text', 'you are welcome', 2500);
+      INSERT INTO store_turns (turn_id, tenant_id, conversation_key, decision, agent_outcome, prompt_tokens,
+                               completion_tokens, cost_usd, tools, at)
+        VALUES ('turn-1', 'acme', '${key}', '{"intent":"greeting","confidence":1,"resolved":false,"tier":"agent"}',
+                'answered', 10, 2, 0.5, '["get_transfer"]', 2000);
+    `);
+    expect(migrateSqliteMessageStore(db).applied).toEqual([3]);
+    const store = createSqliteMessageStore(db);
+    const { items } = await store.listConversations("acme", { limit: 10 });
+    expect(items).toEqual([
+      expect.objectContaining({
+        conversationKey: key,
+        phoneNumberId: "106540352242922",
+        customerName: "Chinedu",
+        mode: "human",
+        lastInboundAt: 5000,
+        awaitingReplySince: 4000,
+        unread: true,
+      }),
+      expect.objectContaining({ conversationKey: quietKey, lastInboundAt: 2000, unread: true }),
+    ]);
+    expect(items[1]).not.toHaveProperty("awaitingReplySince");
+    expect(items[1]).not.toHaveProperty("customerName");
+    expect((await store.messagesOf(key, { limit: 10 })).items.map((m) => m.wamid ?? m.turnId)).toEqual([
+      "wamid.4",
+      "wamid.3",
+      "turn-1",
+      "wamid.1",
+    ]);
+    expect(await store.console.handoffQueue(["acme"])).toEqual({ waiting: 1, oldestWaitingSince: 4000 });
+    const [turn] = (await store.console.turnsOf(key, { limit: 5 })).items;
+    expect(turn?.agent).toEqual({
+      outcome: "answered",
+      promptTokens: 10,
+      completionTokens: 2,
+      costUsd: 0.5,
+      tools: ["get_transfer"],
+    });
+    expect(
+      await store.recordInbound({
+        tenantId: "acme",
+        conversationKey: key,
+        wamid: "wamid.4",
+        customerId: "2348012345678",
+        type: "text",
+        metaTimestamp: 5,
+        receivedAt: 5000,
+      }),
+    ).toBe("duplicate");
   });
 
   it("is a no-op on a migrated file, and a second store on it sees the first one's rows", async () => {

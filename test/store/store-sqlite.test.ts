@@ -17,11 +17,11 @@ describe("SQLite message store", () => {
   });
 
   // A fresh file per test, opened as production opens it (WAL, exclusive), so migrations run from scratch.
-  describeMessageStoreContract("sqlite", async () => {
+  describeMessageStoreContract("sqlite", async (options = {}) => {
     const dir = mkdtempSync(join(tmpdir(), "ss-store-"));
     const db = openSqliteDatabase({ dataDir: dir });
     opened.push({ db, dir });
-    return createSqliteMessageStore(db);
+    return createSqliteMessageStore(db, options);
   });
 
   it("turns a database failure into a rejection, never a throw at the call site", async () => {

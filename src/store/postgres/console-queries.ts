@@ -2,6 +2,7 @@ import type { Pool } from "pg";
 import { checkLimit, decodeCursor, messageIdOf, pageOf } from "../keyset-cursor.js";
 import type { ConversationSummary, Page, PageOptions, StoredMessage } from "../ports.js";
 import {
+  CONVERSATION_COLUMNS,
   type ConversationRow,
   MESSAGE_COLUMNS,
   type MessageRow,
@@ -14,7 +15,7 @@ import type { TableNames } from "./sql-names.js";
 
 /** The console's read side: keyset-paged, newest first, each backed by an index of migration 1. */
 export function createConsoleQueries(pool: Pool, tables: TableNames) {
-  const conversationSelect = `SELECT ${CONVERSATION_COLUMNS} FROM ${tables.conversations} c ${conversationLateralJoin(tables.messages)}`;
+  const conversationSelect = `SELECT ${CONVERSATION_WITH_LAST_COLUMNS} FROM ${tables.conversations} c ${conversationLateralJoin(tables.messages)}`;
 
   return {
     async listConversations(tenantId: string, options: PageOptions): Promise<Page<ConversationSummary>> {
@@ -79,12 +80,11 @@ export function createConsoleQueries(pool: Pool, tables: TableNames) {
 }
 
 /** Selects a conversation row with its newest message (one index probe per conversation). */
-const CONVERSATION_COLUMNS = `
-  c.conversation_key, c.tenant_id, c.customer_id, c.mode, c.assigned_agent, c.last_activity_at,
+export const CONVERSATION_WITH_LAST_COLUMNS = `${CONVERSATION_COLUMNS},
   last.direction AS last_direction, last.type AS last_type,
   left(coalesce(last.text, last.caption), ${PREVIEW_CHARS}) AS last_preview, last.at AS last_at`;
 
-function conversationLateralJoin(messages: string): string {
+export function conversationLateralJoin(messages: string): string {
   return `LEFT JOIN LATERAL (
     SELECT direction, type, text, caption, at FROM ${messages}
     WHERE conversation_key = c.conversation_key ORDER BY at DESC, id DESC LIMIT 1

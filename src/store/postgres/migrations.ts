@@ -93,4 +93,104 @@ ALTER TABLE deliveries ADD CONSTRAINT deliveries_status_check
   CHECK (status IN ('sent', 'delivered', 'read', 'played', 'deleted', 'failed'));
 `,
   },
+  {
+    version: 3,
+    name: "operator console: conversation figures, notes, operators",
+    // Existing rows stay: every new column is nullable or has a default, and what the log already
+    // holds is backfilled (the number from the key, the customer's newest message and name, the
+    // oldest message not answered since).
+    sql: `
+ALTER TABLE conversations
+  ADD COLUMN phone_number_id text NOT NULL DEFAULT '',
+  ADD COLUMN customer_name text,
+  ADD COLUMN last_inbound_at timestamptz,
+  ADD COLUMN awaiting_reply_since timestamptz,
+  ADD COLUMN seen_at timestamptz;
+ALTER TABLE messages ADD COLUMN sent_by text;
+ALTER TABLE turns ADD COLUMN calls jsonb;
+
+UPDATE conversations AS c SET
+  phone_number_id = coalesce(substring(c.conversation_key FROM '^[^:]*:(.*):[^:]*$'), ''),
+  last_inbound_at = (
+    SELECT max(at) FROM messages m WHERE m.conversation_key = c.conversation_key AND m.direction = 'inbound'
+  ),
+  customer_name = (
+    SELECT left(btrim(m.content->'customer'->>'name'), 256) FROM messages m
+    WHERE m.conversation_key = c.conversation_key AND m.direction = 'inbound' AND m.content IS NOT NULL
+      AND btrim(m.content->'customer'->>'name') <> ''
+    ORDER BY m.at DESC, m.id DESC LIMIT 1
+  ),
+  awaiting_reply_since = (
+    SELECT min(i.at) FROM messages i
+    WHERE i.conversation_key = c.conversation_key AND i.direction = 'inbound' AND i.at > coalesce((
+      SELECT max(o.at) FROM messages o
+      WHERE o.conversation_key = c.conversation_key AND o.direction = 'outbound'
+    ), '-infinity')
+  );
+
+-- The console's list views, each an index walk in (last activity, key) order: by number, by mode
+-- (needs_human, bot, paused), by assignee (mine) and unread (the predicate as the queries spell it).
+CREATE INDEX conversations_tenant_number_activity
+  ON conversations (tenant_id, phone_number_id, last_activity_at, conversation_key);
+CREATE INDEX conversations_tenant_mode_activity
+  ON conversations (tenant_id, mode, last_activity_at, conversation_key);
+CREATE INDEX conversations_tenant_assignee_activity
+  ON conversations (tenant_id, assigned_agent, last_activity_at, conversation_key)
+  WHERE assigned_agent IS NOT NULL;
+CREATE INDEX conversations_tenant_unread_activity
+  ON conversations (tenant_id, last_activity_at, conversation_key)
+  WHERE last_inbound_at > seen_at OR (seen_at IS NULL AND last_inbound_at IS NOT NULL);
+
+-- A conversation's turns newest first, keyset paging on (at, turn_id).
+DROP INDEX turns_conversation_at;
+CREATE INDEX turns_conversation_at_id ON turns (conversation_key, at, turn_id);
+
+-- An operator's internal notes; purged with their conversation.
+CREATE TABLE notes (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  tenant_id text NOT NULL,
+  conversation_key text NOT NULL,
+  operator_id text NOT NULL,
+  text text NOT NULL,
+  at timestamptz NOT NULL
+);
+CREATE INDEX notes_conversation_at ON notes (conversation_key, at, id);
+
+-- Operator accounts, sessions and API tokens: never purged by retention.
+CREATE TABLE operators (
+  id text PRIMARY KEY,
+  -- Lower-cased by the store.
+  email text NOT NULL UNIQUE,
+  name text NOT NULL,
+  password_hash text NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE TABLE operator_grants (
+  operator_id text NOT NULL,
+  -- '*': every tenant.
+  tenant_id text NOT NULL,
+  role text NOT NULL CHECK (role IN ('admin', 'agent')),
+  PRIMARY KEY (operator_id, tenant_id)
+);
+CREATE TABLE sessions (
+  -- SHA-256 of the cookie's token, hex.
+  id_hash text PRIMARY KEY,
+  operator_id text NOT NULL,
+  csrf_token text NOT NULL,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX sessions_operator ON sessions (operator_id);
+CREATE TABLE api_tokens (
+  id text PRIMARY KEY,
+  token_hash text NOT NULL UNIQUE,
+  operator_id text NOT NULL,
+  name text NOT NULL,
+  created_at timestamptz NOT NULL,
+  last_used_at timestamptz,
+  revoked_at timestamptz
+);
+CREATE INDEX api_tokens_operator ON api_tokens (operator_id, created_at);
+`,
+  },
 ];

@@ -6,7 +6,8 @@ import { withTransaction } from "./with-transaction.js";
 /**
  * Retention: deletes one tenant's rows older than the cutoff, all or none. A
  * conversation goes once its last activity is older, which means all its
- * messages went too. Each delete walks a (tenant, time) index.
+ * messages went too, and its notes go with it. Each delete walks a (tenant,
+ * time) index. Operator accounts are never purged.
  */
 export function createPurge(pool: Pool, tables: TableNames) {
   return async function purgeOlderThan(tenantId: string, cutoffMs: number): Promise<PurgeCounts> {
@@ -19,6 +20,13 @@ export function createPurge(pool: Pool, tables: TableNames) {
             cutoff,
           ])
         ).rowCount ?? 0;
+      // Notes go with their conversation, not by their own age: a live conversation keeps its notes.
+      await client.query(
+        `DELETE FROM ${tables.notes} WHERE tenant_id = $1 AND conversation_key IN (
+           SELECT conversation_key FROM ${tables.conversations} WHERE tenant_id = $1 AND last_activity_at < $2
+         )`,
+        [tenantId, cutoff],
+      );
       return {
         messages: await remove(tables.messages, "at"),
         deliveries: await remove(tables.deliveries, "status_at"),

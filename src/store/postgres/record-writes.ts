@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
 import type { DeliveryStatus } from "../../delivery/index.js";
+import { phoneNumberIdOfConversation } from "../../whatsapp/index.js";
 import { StoreUnknownConversationError } from "../errors.js";
 import type {
   ConversationState,
@@ -10,6 +11,7 @@ import type {
   TurnRecord,
 } from "../ports.js";
 import {
+  boundedCustomerName,
   deliveryValues,
   inboundValues,
   outboundValues,
@@ -26,18 +28,15 @@ const FORWARD = "ARRAY['sent', 'delivered', 'read', 'played', 'deleted']";
 /**
  * The write side. Each write is one statement, so it is atomic without a
  * transaction: the message insert and the conversation upsert run as CTEs,
- * and the conversation moves only when the message is new.
+ * and the conversation moves only when the message is new. A CTE's statements
+ * share one snapshot, so the subqueries on messages never see the row being
+ * inserted, which is why they look at the other direction only.
  */
 export function createRecordWrites(pool: Pool, tables: TableNames) {
-  const touchConversation = (source: string, where = "") => `
-    INSERT INTO ${tables.conversations} (conversation_key, tenant_id, customer_id, last_activity_at)
-    SELECT $2, $1, $4, at FROM ${source} ${where}
-    ON CONFLICT (conversation_key) DO UPDATE SET
-      last_activity_at = GREATEST(${tables.conversations}.last_activity_at, EXCLUDED.last_activity_at),
-      customer_id = COALESCE(${tables.conversations}.customer_id, EXCLUDED.customer_id)`;
-
   return {
     async recordInbound(message: InboundRecord): Promise<RecordOutcome> {
+      // The newest name wins, and the conversation waits for an answer from its oldest message
+      // that no reply of ours (queued at or after it) answered.
       const result = await pool.query(
         `WITH inserted AS (
            INSERT INTO ${tables.messages} (tenant_id, conversation_key, direction, wamid, customer_id, type, text,
@@ -45,28 +44,63 @@ export function createRecordWrites(pool: Pool, tables: TableNames) {
            VALUES ($1, $2, 'inbound', $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)
            ON CONFLICT (tenant_id, wamid) WHERE wamid IS NOT NULL DO NOTHING
            RETURNING at
-         ) ${touchConversation("inserted")} RETURNING 1`,
-        inboundValues(message, PG_VALUES),
+         )
+         INSERT INTO ${tables.conversations} AS c (conversation_key, tenant_id, phone_number_id, customer_id, customer_name,
+                                last_activity_at, last_inbound_at, awaiting_reply_since)
+         SELECT $2, $1, $12, $4, $13, at, at, at FROM inserted
+         ON CONFLICT (conversation_key) DO UPDATE SET
+           last_activity_at = GREATEST(c.last_activity_at, EXCLUDED.last_activity_at),
+           customer_id = COALESCE(c.customer_id, EXCLUDED.customer_id),
+           customer_name = CASE
+             WHEN EXCLUDED.customer_name IS NOT NULL
+               AND (c.customer_name IS NULL OR c.last_inbound_at IS NULL OR EXCLUDED.last_inbound_at >= c.last_inbound_at)
+             THEN EXCLUDED.customer_name ELSE c.customer_name END,
+           last_inbound_at = GREATEST(c.last_inbound_at, EXCLUDED.last_inbound_at),
+           awaiting_reply_since = CASE
+             WHEN EXISTS (SELECT 1 FROM ${tables.messages} m
+                          WHERE m.conversation_key = EXCLUDED.conversation_key AND m.direction = 'outbound'
+                            AND m.at >= EXCLUDED.last_inbound_at)
+             THEN c.awaiting_reply_since
+             ELSE LEAST(c.awaiting_reply_since, EXCLUDED.last_inbound_at) END
+         RETURNING 1`,
+        [
+          ...inboundValues(message, PG_VALUES),
+          phoneNumberIdOfConversation(message.conversationKey),
+          boundedCustomerName(message.customerName) ?? null,
+        ],
       );
       return result.rowCount === 1 ? "recorded" : "duplicate";
     },
 
     async recordOutbound(reply: OutboundRecord): Promise<RecordOutcome> {
+      // Our message answers everything the customer wrote up to its queue time; a customer
+      // message recorded after it (out of order) keeps the conversation waiting.
       const result = await pool.query<{ inserted: boolean }>(
         `WITH upserted AS (
            INSERT INTO ${tables.messages} (tenant_id, conversation_key, direction, wamid, customer_id, turn_id, part,
-                                           type, text, body, at)
-           VALUES ($1, $2, 'outbound', $3, $4, $5, $6, $7, $8, $9::jsonb, $10)
+                                           type, text, body, sent_by, at)
+           VALUES ($1, $2, 'outbound', $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)
            ON CONFLICT (turn_id, part) WHERE direction = 'outbound'
            DO UPDATE SET wamid = COALESCE(${tables.messages}.wamid, EXCLUDED.wamid)
            RETURNING (xmax = 0) AS inserted, at
-         ), touched AS (${touchConversation("upserted", "WHERE inserted")})
+         ), touched AS (
+           INSERT INTO ${tables.conversations} AS c (conversation_key, tenant_id, phone_number_id, customer_id, last_activity_at)
+           SELECT $2, $1, $12, $4, at FROM upserted WHERE inserted
+           ON CONFLICT (conversation_key) DO UPDATE SET
+             last_activity_at = GREATEST(c.last_activity_at, EXCLUDED.last_activity_at),
+             customer_id = COALESCE(c.customer_id, EXCLUDED.customer_id),
+             awaiting_reply_since = CASE
+               WHEN c.awaiting_reply_since <= EXCLUDED.last_activity_at
+               THEN (SELECT min(m.at) FROM ${tables.messages} m
+                     WHERE m.conversation_key = EXCLUDED.conversation_key AND m.direction = 'inbound'
+                       AND m.at > EXCLUDED.last_activity_at)
+               ELSE c.awaiting_reply_since END
+         )
          SELECT inserted FROM upserted`,
-        outboundValues(reply, PG_VALUES),
+        [...outboundValues(reply, PG_VALUES), phoneNumberIdOfConversation(reply.conversationKey)],
       );
       return result.rows[0]?.inserted === true ? "recorded" : "duplicate";
     },
-
     async updateDelivery(
       tenantId: string,
       wamid: string,
@@ -101,8 +135,8 @@ export function createRecordWrites(pool: Pool, tables: TableNames) {
     async recordTurn(turn: TurnRecord): Promise<RecordOutcome> {
       const result = await pool.query(
         `INSERT INTO ${tables.turns} (turn_id, tenant_id, conversation_key, decision, agent_outcome, prompt_tokens,
-                                      completion_tokens, cost_usd, tools, at)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10)
+                                      completion_tokens, cost_usd, tools, calls, at)
+         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10::jsonb, $11)
          ON CONFLICT (turn_id) DO NOTHING`,
         turnValues(turn, PG_VALUES),
       );

@@ -11,6 +11,11 @@ export function tableNames(schema: string) {
     messages: `${q}.messages`,
     deliveries: `${q}.deliveries`,
     turns: `${q}.turns`,
+    notes: `${q}.notes`,
+    operators: `${q}.operators`,
+    operatorGrants: `${q}.operator_grants`,
+    sessions: `${q}.sessions`,
+    apiTokens: `${q}.api_tokens`,
     migrations: `${q}.schema_migrations`,
   } as const;
 }

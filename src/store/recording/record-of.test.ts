@@ -63,6 +63,21 @@ describe("message log records", () => {
     expect(place.content).toMatchObject({ content: { latitude: 6.4474, longitude: 3.4726 } });
   });
 
+  it("keeps the customer's profile name trimmed and bounded, and none when it is blank", () => {
+    const named = inboundRecordOf({
+      ...base,
+      customer: { waId: "2348012345678", name: "  Chinedu Okafor " },
+    });
+    expect(named.customerName).toBe("Chinedu Okafor");
+    const long = inboundRecordOf({ ...base, customer: { waId: "2348012345678", name: "🙂".repeat(300) } });
+    expect(Array.from(long.customerName ?? "")).toHaveLength(256);
+    expect(long.customerName?.endsWith("🙂")).toBe(true);
+    expect(inboundRecordOf({ ...base, customer: { waId: "1", name: "   " } })).not.toHaveProperty(
+      "customerName",
+    );
+    expect(inboundRecordOf(base)).not.toHaveProperty("customerName");
+  });
+
   it("keeps a voice note's media id, and a button's title as text", () => {
     const voice = inboundRecordOf({ ...base, type: "audio", text: undefined, content: { id: "media-v" } });
     expect(voice).toMatchObject({ type: "audio", mediaId: "media-v" });
@@ -98,5 +113,19 @@ describe("message log records", () => {
       body: { type: "template", template: { name: "order_followup" } },
       queuedAt: 5,
     });
+    const byOperator = outboundRecordOf(
+      {
+        tenantId: "acme",
+        phoneNumberId: "106540352242922",
+        conversationKey: base.conversationKey,
+        recipient: "NG.3318264059917364520",
+        turnId: "console-1",
+        part: 0,
+        message: { type: "text", text: { body: "I'm Ada, checking now" } },
+        sentBy: "op-ada",
+      },
+      6,
+    );
+    expect(byOperator).toMatchObject({ sentBy: "op-ada", text: "I'm Ada, checking now" });
   });
 });

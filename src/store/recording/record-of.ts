@@ -1,6 +1,7 @@
 import type { OutboundReply } from "../../outbound/index.js";
 import type { InboundMessage } from "../../whatsapp/index.js";
 import type { InboundRecord, OutboundRecord } from "../ports.js";
+import { boundedCustomerName } from "../record-values.js";
 
 /** Types whose object names a media id (and, for some, a caption). */
 const MEDIA_TYPES: ReadonlySet<string> = new Set(["image", "video", "audio", "document", "sticker"]);
@@ -25,10 +26,12 @@ function contentOf(message: InboundMessage): Record<string, unknown> {
  * A customer message as the message log keeps it. For media the readable
  * text is the caption, kept as `caption` only (the console previews text, else
  * the caption); there is no transcript to keep yet (speech-to-text is not in
- * the inbound message). `content` keeps the whole normalised message.
+ * the inbound message). `content` keeps the whole normalised message. The
+ * profile name is the customer's own choice: trimmed and bounded.
  */
 export function inboundRecordOf(message: InboundMessage): InboundRecord {
   const media = MEDIA_TYPES.has(message.type);
+  const customerName = boundedCustomerName(message.customer.name);
   const mediaId = media ? field(message.content, "id") : undefined;
   const caption = media ? field(message.content, "caption") : undefined;
   return {
@@ -41,6 +44,7 @@ export function inboundRecordOf(message: InboundMessage): InboundRecord {
       message.customer.userId ??
       message.customer.rawId ??
       message.conversationKey.slice(message.conversationKey.lastIndexOf(":") + 1),
+    ...(customerName === undefined ? {} : { customerName }),
     type: message.type,
     ...(message.text === undefined || caption !== undefined ? {} : { text: message.text }),
     ...(mediaId === undefined ? {} : { mediaId }),
@@ -75,6 +79,7 @@ export function outboundRecordOf(reply: OutboundReply, queuedAt: number): Outbou
     type: typeof reply.message.type === "string" ? reply.message.type : "unknown",
     ...(text === undefined ? {} : { text }),
     body: reply.message,
+    ...(reply.sentBy === undefined ? {} : { sentBy: reply.sentBy }),
     queuedAt,
   };
 }

@@ -2,6 +2,7 @@ import type { SqliteDatabase } from "../../sqlite/index.js";
 import { checkLimit, decodeCursor, messageIdOf, pageOf } from "../keyset-cursor.js";
 import type { ConversationSummary, Page, PageOptions, StoredMessage } from "../ports.js";
 import {
+  CONVERSATION_COLUMNS,
   type ConversationRow,
   MESSAGE_COLUMNS,
   type MessageRow,
@@ -15,8 +16,8 @@ import {
  * A conversation with its newest message. SQLite has no LATERAL join; the
  * correlated subquery is one probe of `store_messages_conversation_at` per row.
  */
-const CONVERSATION_SELECT = `
-  SELECT c.conversation_key, c.tenant_id, c.customer_id, c.mode, c.assigned_agent, c.last_activity_at,
+export const CONVERSATION_SELECT = `
+  SELECT ${CONVERSATION_COLUMNS},
          last.direction AS last_direction, last.type AS last_type,
          substr(coalesce(last.text, last.caption), 1, ${PREVIEW_CHARS}) AS last_preview, last.at AS last_at
   FROM store_conversations c

@@ -5,7 +5,7 @@ import type { Migration } from "../migration.js";
  * tables, constraints and indexes, with `store_` names. STRICT tables, so a
  * wrong type fails as it would in Postgres. Times are INTEGER ms since the
  * epoch (Meta's `meta_timestamp` too, for one unit everywhere); `body`,
- * `content`, `decision` and `tools` are JSON text.
+ * `content`, `decision`, `tools` and `calls` are JSON text.
  */
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
@@ -103,6 +103,111 @@ INSERT INTO store_deliveries_v2 (tenant_id, wamid, status, status_at, error_code
 DROP TABLE store_deliveries;
 ALTER TABLE store_deliveries_v2 RENAME TO store_deliveries;
 CREATE INDEX store_deliveries_tenant_status_at ON store_deliveries (tenant_id, status_at);
+`,
+  },
+  {
+    version: 3,
+    name: "operator console: conversation figures, notes, operators",
+    // Existing rows stay: every new column is nullable or has a default, and what the log already
+    // holds is backfilled (the number from the key, the customer's newest message and name, the
+    // oldest message not answered since). `rtrim(k, replace(k, ':', ''))` is the key up to its last ":".
+    sql: `
+ALTER TABLE store_conversations ADD COLUMN phone_number_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE store_conversations ADD COLUMN customer_name TEXT;
+ALTER TABLE store_conversations ADD COLUMN last_inbound_at INTEGER;
+ALTER TABLE store_conversations ADD COLUMN awaiting_reply_since INTEGER;
+ALTER TABLE store_conversations ADD COLUMN seen_at INTEGER;
+ALTER TABLE store_messages ADD COLUMN sent_by TEXT;
+ALTER TABLE store_turns ADD COLUMN calls TEXT;
+
+UPDATE store_conversations AS c SET
+  phone_number_id = coalesce(substr(
+    substr(rtrim(c.conversation_key, replace(c.conversation_key, ':', '')),
+           instr(c.conversation_key, ':') + 1),
+    1,
+    length(rtrim(c.conversation_key, replace(c.conversation_key, ':', ''))) - instr(c.conversation_key, ':') - 1
+  ), ''),
+  last_inbound_at = (
+    SELECT max(at) FROM store_messages m WHERE m.conversation_key = c.conversation_key AND m.direction = 'inbound'
+  ),
+  customer_name = (
+    SELECT substr(trim(json_extract(m.content, '$.customer.name')), 1, 256) FROM store_messages m
+    WHERE m.conversation_key = c.conversation_key AND m.direction = 'inbound' AND m.content IS NOT NULL
+      AND trim(json_extract(m.content, '$.customer.name')) <> ''
+    ORDER BY m.at DESC, m.id DESC LIMIT 1
+  ),
+  awaiting_reply_since = (
+    SELECT min(i.at) FROM store_messages i
+    WHERE i.conversation_key = c.conversation_key AND i.direction = 'inbound' AND i.at > coalesce((
+      SELECT max(o.at) FROM store_messages o
+      WHERE o.conversation_key = c.conversation_key AND o.direction = 'outbound'
+    ), -1)
+  );
+
+-- The console's list views, each an index walk in (last activity, key) order: by number, by mode
+-- (needs_human, bot, paused), by assignee (mine) and unread. The unread predicate is spelled as in
+-- the queries (conversation-query.ts), which is what lets the planner use the partial index.
+CREATE INDEX store_conversations_tenant_number_activity
+  ON store_conversations (tenant_id, phone_number_id, last_activity_at, conversation_key);
+CREATE INDEX store_conversations_tenant_mode_activity
+  ON store_conversations (tenant_id, mode, last_activity_at, conversation_key);
+CREATE INDEX store_conversations_tenant_assignee_activity
+  ON store_conversations (tenant_id, assigned_agent, last_activity_at, conversation_key)
+  WHERE assigned_agent IS NOT NULL;
+CREATE INDEX store_conversations_tenant_unread_activity
+  ON store_conversations (tenant_id, last_activity_at, conversation_key)
+  WHERE last_inbound_at > seen_at OR (seen_at IS NULL AND last_inbound_at IS NOT NULL);
+
+-- A conversation's turns newest first, keyset paging on (at, turn_id).
+DROP INDEX store_turns_conversation_at;
+CREATE INDEX store_turns_conversation_at_id ON store_turns (conversation_key, at, turn_id);
+
+-- An operator's internal notes; purged with their conversation.
+CREATE TABLE store_notes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  tenant_id TEXT NOT NULL,
+  conversation_key TEXT NOT NULL,
+  operator_id TEXT NOT NULL,
+  text TEXT NOT NULL,
+  at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX store_notes_conversation_at ON store_notes (conversation_key, at, id);
+
+-- Operator accounts, sessions and API tokens: never purged by retention.
+CREATE TABLE store_operators (
+  id TEXT PRIMARY KEY,
+  -- Lower-cased by the store.
+  email TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE TABLE store_operator_grants (
+  operator_id TEXT NOT NULL,
+  -- '*': every tenant.
+  tenant_id TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('admin', 'agent')),
+  PRIMARY KEY (operator_id, tenant_id)
+) STRICT;
+CREATE TABLE store_sessions (
+  -- SHA-256 of the cookie's token, hex.
+  id_hash TEXT PRIMARY KEY,
+  operator_id TEXT NOT NULL,
+  csrf_token TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX store_sessions_operator ON store_sessions (operator_id);
+CREATE TABLE store_api_tokens (
+  id TEXT PRIMARY KEY,
+  token_hash TEXT NOT NULL UNIQUE,
+  operator_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER,
+  revoked_at INTEGER
+) STRICT;
+CREATE INDEX store_api_tokens_operator ON store_api_tokens (operator_id, created_at);
 `,
   },
 ];

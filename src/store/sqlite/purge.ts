@@ -4,8 +4,8 @@ import type { PurgeCounts } from "../ports.js";
 /**
  * Retention, as in the Postgres adapter: deletes one tenant's rows older than
  * the cutoff, all or none. A conversation goes once its last activity is
- * older, which means all its messages went too. Each delete walks a
- * (tenant, time) index.
+ * older, which means all its messages went too, and its notes go with it.
+ * Each delete walks a (tenant, time) index. Operator accounts are never purged.
  */
 export function createSqlitePurge(db: SqliteDatabase) {
   const remover = (table: string, column: string) => {
@@ -16,12 +16,18 @@ export function createSqlitePurge(db: SqliteDatabase) {
   const deliveries = remover("store_deliveries", "status_at");
   const turns = remover("store_turns", "at");
   const conversations = remover("store_conversations", "last_activity_at");
-  return db.transaction(
-    (tenantId: string, cutoffMs: number): PurgeCounts => ({
+  // Notes go with their conversation, not by their own age: a live conversation keeps its notes.
+  const notesOfPurged = db.prepare(`
+    DELETE FROM store_notes WHERE tenant_id = ? AND conversation_key IN (
+      SELECT conversation_key FROM store_conversations WHERE tenant_id = ? AND last_activity_at < ?
+    )`);
+  return db.transaction((tenantId: string, cutoffMs: number): PurgeCounts => {
+    notesOfPurged.run(tenantId, tenantId, cutoffMs);
+    return {
       messages: messages(tenantId, cutoffMs),
       deliveries: deliveries(tenantId, cutoffMs),
       turns: turns(tenantId, cutoffMs),
       conversations: conversations(tenantId, cutoffMs),
-    }),
-  );
+    };
+  });
 }

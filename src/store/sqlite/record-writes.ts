@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from "../../sqlite/index.js";
+import { phoneNumberIdOfConversation } from "../../whatsapp/index.js";
 import { StoreUnknownConversationError } from "../errors.js";
 import type {
   ConversationState,
@@ -10,6 +11,7 @@ import type {
   TurnRecord,
 } from "../ports.js";
 import {
+  boundedCustomerName,
   deliveryValues,
   inboundValues,
   outboundValues,
@@ -32,12 +34,38 @@ function rankOf(status: string): string {
  * wraps them in async ones.
  */
 export function createSqliteRecordWrites(db: SqliteDatabase, now: () => number) {
-  const touchConversation = db.prepare(`
-    INSERT INTO store_conversations (conversation_key, tenant_id, customer_id, last_activity_at, created_at)
-    VALUES (?, ?, ?, ?, ?)
+  // A customer message: the newest name wins, and the conversation waits for an answer from
+  // its oldest message that no reply of ours (queued at or after it) answered.
+  const touchByInbound = db.prepare(`
+    INSERT INTO store_conversations (conversation_key, tenant_id, phone_number_id, customer_id, customer_name,
+                                     last_activity_at, last_inbound_at, awaiting_reply_since, created_at)
+    VALUES (@key, @tenant, @phone, @customer, @name, @at, @at, @at, @now)
     ON CONFLICT (conversation_key) DO UPDATE SET
-      last_activity_at = max(last_activity_at, excluded.last_activity_at),
-      customer_id = coalesce(customer_id, excluded.customer_id)`);
+      last_activity_at = max(last_activity_at, @at),
+      customer_id = coalesce(customer_id, @customer),
+      customer_name = CASE
+        WHEN @name IS NOT NULL AND (customer_name IS NULL OR last_inbound_at IS NULL OR @at >= last_inbound_at)
+        THEN @name ELSE customer_name END,
+      last_inbound_at = max(coalesce(last_inbound_at, @at), @at),
+      awaiting_reply_since = CASE
+        WHEN EXISTS (SELECT 1 FROM store_messages m
+                     WHERE m.conversation_key = @key AND m.direction = 'outbound' AND m.at >= @at)
+        THEN awaiting_reply_since
+        ELSE min(coalesce(awaiting_reply_since, @at), @at) END`);
+  // One of our messages answers everything the customer wrote up to its queue time; a customer
+  // message recorded after it (out of order) keeps the conversation waiting.
+  const touchByOutbound = db.prepare(`
+    INSERT INTO store_conversations (conversation_key, tenant_id, phone_number_id, customer_id, last_activity_at,
+                                     created_at)
+    VALUES (@key, @tenant, @phone, @customer, @at, @now)
+    ON CONFLICT (conversation_key) DO UPDATE SET
+      last_activity_at = max(last_activity_at, @at),
+      customer_id = coalesce(customer_id, @customer),
+      awaiting_reply_since = CASE
+        WHEN awaiting_reply_since <= @at
+        THEN (SELECT min(m.at) FROM store_messages m
+              WHERE m.conversation_key = @key AND m.direction = 'inbound' AND m.at > @at)
+        ELSE awaiting_reply_since END`);
   const insertInbound = db.prepare(`
     INSERT INTO store_messages (tenant_id, conversation_key, direction, wamid, customer_id, type, text,
                                 media_id, caption, content, meta_timestamp, at)
@@ -45,8 +73,8 @@ export function createSqliteRecordWrites(db: SqliteDatabase, now: () => number) 
     ON CONFLICT (tenant_id, wamid) WHERE wamid IS NOT NULL DO NOTHING`);
   const insertOutbound = db.prepare(`
     INSERT INTO store_messages (tenant_id, conversation_key, direction, wamid, customer_id, turn_id, part,
-                                type, text, body, at)
-    VALUES (?, ?, 'outbound', ?, ?, ?, ?, ?, ?, ?, ?)
+                                type, text, body, sent_by, at)
+    VALUES (?, ?, 'outbound', ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (turn_id, part) WHERE direction = 'outbound' DO NOTHING`);
   const fillWamid = db.prepare(`
     UPDATE store_messages SET wamid = ?
@@ -66,18 +94,32 @@ export function createSqliteRecordWrites(db: SqliteDatabase, now: () => number) 
   );
   const insertTurn = db.prepare(`
     INSERT INTO store_turns (turn_id, tenant_id, conversation_key, decision, agent_outcome, prompt_tokens,
-                             completion_tokens, cost_usd, tools, at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                             completion_tokens, cost_usd, tools, calls, at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (turn_id) DO NOTHING`);
 
-  const touch = (tenantId: string, conversationKey: string, customerId: string | null, at: number) =>
-    touchConversation.run(conversationKey, tenantId, customerId, Math.round(at), now());
+  const conversationOf = (
+    tenantId: string,
+    conversationKey: string,
+    customerId: string | null,
+    at: number,
+  ) => ({
+    key: conversationKey,
+    tenant: tenantId,
+    phone: phoneNumberIdOfConversation(conversationKey),
+    customer: customerId,
+    at: Math.round(at),
+    now: now(),
+  });
 
   return {
     recordInbound: db.transaction((message: InboundRecord): RecordOutcome => {
       const inserted = insertInbound.run(inboundValues(message, SQLITE_VALUES));
       if (inserted.changes === 0) return "duplicate";
-      touch(message.tenantId, message.conversationKey, message.customerId, message.receivedAt);
+      touchByInbound.run({
+        ...conversationOf(message.tenantId, message.conversationKey, message.customerId, message.receivedAt),
+        name: boundedCustomerName(message.customerName) ?? null,
+      });
       return "recorded";
     }),
 
@@ -88,7 +130,9 @@ export function createSqliteRecordWrites(db: SqliteDatabase, now: () => number) 
         if (reply.wamid !== undefined) fillWamid.run(reply.wamid, reply.turnId, reply.part);
         return "duplicate";
       }
-      touch(reply.tenantId, reply.conversationKey, reply.customerId ?? null, reply.queuedAt);
+      touchByOutbound.run(
+        conversationOf(reply.tenantId, reply.conversationKey, reply.customerId ?? null, reply.queuedAt),
+      );
       return "recorded";
     }),
 

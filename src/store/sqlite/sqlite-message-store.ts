@@ -1,12 +1,17 @@
 import type { SqliteDatabase } from "../../sqlite/index.js";
 import type { MessageStore } from "../ports.js";
+import { createSqliteConsole } from "./console.js";
 import { createSqliteConsoleQueries } from "./console-queries.js";
 import { migrateSqliteMessageStore } from "./migrate-sqlite-store.js";
+import { createSqliteOperatorStore } from "./operator-store.js";
 import { createSqlitePurge } from "./purge.js";
 import { createSqliteRecordWrites } from "./record-writes.js";
 
 export interface SqliteMessageStoreOptions {
-  /** Clock for bookkeeping columns (`created_at`, `updated_at`), ms since the epoch; default `Date.now`. */
+  /**
+   * Clock for bookkeeping columns (`created_at`, `updated_at`) and the end of the dashboard's
+   * activity, ms since the epoch; default `Date.now`.
+   */
   readonly now?: () => number;
 }
 
@@ -39,5 +44,7 @@ export function createSqliteMessageStore(
     messagesOf: async (conversationKey, options) => queries.messagesOf(conversationKey, options),
     searchByCustomer: async (tenantId, prefix, limit) => queries.searchByCustomer(tenantId, prefix, limit),
     purgeOlderThan: async (tenantId, cutoffMs) => purge(tenantId, cutoffMs),
+    console: createSqliteConsole(db, now),
+    operators: createSqliteOperatorStore(db),
   };
 }
