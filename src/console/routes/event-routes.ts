@@ -3,8 +3,24 @@ import { type ApiRoute, defineRoute } from "../api-route.js";
 import type { ConsoleDeps } from "../console-deps.js";
 import { ConsoleError } from "../errors.js";
 import { type OperatorAccess, tenantsAsked } from "../operator-access.js";
+import type { ConsoleEvent } from "../ports.js";
 
 const HEARTBEAT_MS = 15_000;
+const FLUSH_MS = 100;
+const MAX_BATCH_CHARS = 32 * 1024;
+const MAX_BUFFERED_BYTES = 256 * 1024;
+
+/** One event as SSE text, made once however many streams send it. */
+const formattedEvents = new WeakMap<ConsoleEvent, string>();
+function formatted(event: ConsoleEvent): string {
+  let text = formattedEvents.get(event);
+  if (text === undefined) {
+    const { kind, ...data } = event;
+    text = `event: ${kind}\ndata: ${JSON.stringify(data)}\n\n`;
+    formattedEvents.set(event, text);
+  }
+  return text;
+}
 
 /**
  * The live stream: server-sent events, one per change the operator may see
@@ -42,16 +58,27 @@ export function eventRoutes(deps: ConsoleDeps): ApiRoute[] {
           "x-accel-buffering": "no",
         });
         raw.write(": live\n\n");
+        // Events go out in batches: one write per stream per FLUSH_MS, not one per event, so a burst of
+        // traffic with many consoles open costs the process a few writes, not thousands.
+        let pending = "";
+        let flushTimer: NodeJS.Timeout | undefined;
+        const flush = () => {
+          flushTimer = undefined;
+          // A slow reader is skipped, not buffered without bound: it catches up at its next read.
+          if (pending !== "" && raw.writableLength < MAX_BUFFERED_BYTES) raw.write(pending);
+          pending = "";
+        };
         const stop = await deps.events.subscribe((event) => {
           if (!tenantIds.has(event.tenantId)) return;
-          const { kind, ...data } = event;
-          // A slow reader is skipped, not buffered without bound: it catches up at its next read.
-          if (raw.writableLength < 256 * 1024) raw.write(`event: ${kind}\ndata: ${JSON.stringify(data)}\n\n`);
+          pending += formatted(event);
+          if (pending.length > MAX_BATCH_CHARS) flush();
+          else flushTimer ??= setTimeout(flush, FLUSH_MS);
         });
         const heartbeat = setInterval(() => raw.write(": ping\n\n"), HEARTBEAT_MS);
         heartbeat.unref();
         const end = () => {
           clearInterval(heartbeat);
+          if (flushTimer !== undefined) clearTimeout(flushTimer);
           stop();
           open -= 1;
         };
