@@ -48,8 +48,6 @@ export interface OutboundReply {
   readonly sentBy?: string;
   /** When the turn's earliest message reached the ingress (webhook arrival), ms since the epoch; for the end-to-end latency. */
   readonly receivedAt?: number;
-  /** The operator (their id) who wrote this reply in the console; absent: the bot. */
-  readonly sentBy?: string;
 }
 
 /**
