@@ -89,6 +89,7 @@ export const message = z
     mediaId: z.string().optional(),
     caption: z.string().optional(),
     content: z.unknown().optional().describe("inbound: the whole normalised message"),
+    metaTimestamp: z.number().int().optional().describe("inbound: Meta's timestamp, Unix seconds"),
     at: ms,
     sentBy: z.string().optional().describe("outbound: the operator who wrote it; absent: the bot"),
     sentByName: z.string().optional(),

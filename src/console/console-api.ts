@@ -13,7 +13,7 @@ import { ConsoleError, consoleErrorCatalog } from "./errors.js";
 import { openApiDocument } from "./openapi.js";
 import { actionRoutes } from "./routes/action-routes.js";
 import { conversationRoutes } from "./routes/conversation-routes.js";
-import { eventRoutes } from "./routes/event-routes.js";
+import { eventRoutes, type OpenStreams } from "./routes/event-routes.js";
 import { operatorRoutes } from "./routes/operator-routes.js";
 import { LOGIN_ATTEMPTS, LOGIN_WINDOW_MS, sessionRoutes } from "./routes/session-routes.js";
 import { tenantRoutes } from "./routes/tenant-routes.js";
@@ -31,13 +31,14 @@ export interface ConsoleApiOptions {
 export function consoleRoutes(
   deps: ConsoleDeps,
   limitLogin: Parameters<typeof sessionRoutes>[1],
+  streams: OpenStreams = new Set(),
 ): ApiRoute[] {
   return [
     ...sessionRoutes(deps, limitLogin),
     ...tenantRoutes(deps),
     ...conversationRoutes(deps),
     ...actionRoutes(deps),
-    ...eventRoutes(deps),
+    ...eventRoutes(deps, streams),
     ...operatorRoutes(deps),
   ];
 }
@@ -78,7 +79,12 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleApiO
       const verdict = await loginLimit(request);
       return verdict.isAllowed || !verdict.isExceeded ? undefined : verdict.ttlInSeconds;
     };
-    const routes = consoleRoutes(deps, limitLogin);
+    const streams: OpenStreams = new Set();
+    const routes = consoleRoutes(deps, limitLogin, streams);
+    // Before the listener waits for its connections to end: an event stream would never end by itself.
+    scope.addHook("preClose", async () => {
+      for (const stream of streams) stream.end();
+    });
     const document = openApiDocument(routes, options.version);
 
     scope.setErrorHandler((error: FastifyError, request, reply) => {

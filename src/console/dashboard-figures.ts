@@ -32,10 +32,8 @@ export function createDashboardSource(deps: DashboardDeps) {
       };
     }
     const [webhookAckMs, endToEndMs] = await Promise.all([
-      histogramQuantilesMs(
-        deps.registry,
-        "ss_ingress_request_duration_seconds",
-        (labels) => labels.route === "webhook",
+      histogramQuantilesMs(deps.registry, "ss_ingress_request_duration_seconds", (labels) =>
+        String(labels.route).startsWith("/webhook"),
       ),
       histogramQuantilesMs(deps.registry, "ss_end_to_end_seconds"),
     ]);

@@ -222,16 +222,20 @@ describe("console API: the inbox, end to end on the embedded gateway", () => {
     const logged = await eventually(
       async () => {
         const now = await detail(pair.conversationKey);
-        const texts = now.messages
-          .filter((message) => message.direction === "inbound")
-          .map((message) => message.text);
-        return texts.length === 2 ? texts : undefined;
+        const inbound = now.messages.filter((message) => message.direction === "inbound") as (Message & {
+          metaTimestamp: number;
+        })[];
+        return inbound.length === 2 ? inbound : undefined;
       },
       3000,
       "both parts",
     );
-    // Newest first in the log: the second part, then the first, whatever order they were delivered in.
-    expect(logged).toEqual(["second part", "first part"]);
+    // The log keeps arrival order, newest first (the first part arrived last); Meta's timestamps keep the customer's.
+    expect(logged.map((message) => message.text)).toEqual(["first part", "second part"]);
+    const byMetaTime = [...logged]
+      .sort((a, b) => a.metaTimestamp - b.metaTimestamp)
+      .map((message) => message.text);
+    expect(byMetaTime).toEqual(["first part", "second part"]);
   });
 
   it("lists a tenant's approved templates from the Graph API and searches by number, name and text", async () => {

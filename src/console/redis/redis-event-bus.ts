@@ -43,7 +43,13 @@ export function createRedisEventBus(deps: RedisEventBusDeps): ConsoleEventBus {
     },
     async subscribe(listener) {
       if (subscriber === undefined) {
-        subscriber = deps.redis.duplicate();
+        // Its own connection (a subscribed one serves nothing else), which waits out reconnects:
+        // the publisher's may be fail-fast, and ioredis subscribes again after each reconnect.
+        subscriber = deps.redis.duplicate({
+          enableOfflineQueue: true,
+          maxRetriesPerRequest: null,
+          lazyConnect: false,
+        });
         subscriber.on("error", () => {});
         subscriber.on("message", deliver);
         await subscriber.subscribe(channel);

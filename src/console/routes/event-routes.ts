@@ -1,9 +1,13 @@
+import type { ServerResponse } from "node:http";
 import { z } from "zod";
 import { type ApiRoute, defineRoute } from "../api-route.js";
 import type { ConsoleDeps } from "../console-deps.js";
 import { ConsoleError } from "../errors.js";
 import { type OperatorAccess, tenantsAsked } from "../operator-access.js";
 import type { ConsoleEvent } from "../ports.js";
+
+/** The streams a process holds open, ended at shutdown: a browser never lets go of one by itself. */
+export type OpenStreams = Set<ServerResponse>;
 
 const HEARTBEAT_MS = 15_000;
 const FLUSH_MS = 100;
@@ -28,7 +32,7 @@ function formatted(event: ConsoleEvent): string {
  * proxies keep it open. Held outside Fastify's reply (hijacked) for as long
  * as the browser stays.
  */
-export function eventRoutes(deps: ConsoleDeps): ApiRoute[] {
+export function eventRoutes(deps: ConsoleDeps, streams: OpenStreams): ApiRoute[] {
   let open = 0;
   return [
     defineRoute({
@@ -81,7 +85,9 @@ export function eventRoutes(deps: ConsoleDeps): ApiRoute[] {
           if (flushTimer !== undefined) clearTimeout(flushTimer);
           stop();
           open -= 1;
+          streams.delete(raw);
         };
+        streams.add(raw);
         request.raw.once("close", end);
         return undefined;
       },
