@@ -5,7 +5,13 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
+import type { SharpsharpError } from "../errors/index.js";
 import type { Logger } from "../observability/index.js";
+import {
+  StoreInvalidPageError,
+  StoreInvalidQueryError,
+  StoreUnknownConversationError,
+} from "../store/index.js";
 import type { ApiRoute } from "./api-route.js";
 import type { ConsoleDeps } from "./console-deps.js";
 import { authenticate } from "./console-session.js";
@@ -95,6 +101,15 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleApiO
         return reply
           .code(error.httpStatus ?? 400)
           .send({ error: error.code, message: error.message, ...(error.details ?? {}) });
+      }
+      // A cursor or query the store cannot read came from the client: its fault, not ours.
+      if (error instanceof StoreInvalidPageError || error instanceof StoreInvalidQueryError) {
+        return reply.code(400).send({ error: (error as SharpsharpError).code, message: error.message });
+      }
+      if (error instanceof StoreUnknownConversationError) {
+        return reply
+          .code(404)
+          .send({ error: consoleErrorCatalog.notFound.code, message: "no such conversation" });
       }
       // Fastify's own refusals of a request (bad JSON, wrong content type, too large).
       if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
