@@ -33,7 +33,13 @@ function niceMax(max: number, steps = 4): number {
   return step * steps;
 }
 
-const PAD = { top: 10, right: 8, bottom: 22, left: 40 };
+const PAD = { top: 10, right: 8, bottom: 22 };
+
+/** Room for the longest y-axis label. */
+function padLeft(max: number, format: (v: number) => string): number {
+  const longest = Math.max(...[0, max / 2, max].map((v) => format(v).length));
+  return Math.max(28, Math.ceil(longest * 6.6) + 12);
+}
 
 function Axes(props: {
   width: number;
@@ -43,8 +49,9 @@ function Axes(props: {
   format: (v: number) => string;
   everyLabel: number;
   slot: number;
+  left: number;
 }) {
-  const { width, height, max } = props;
+  const { width, height, max, left } = props;
   const plotH = height - PAD.top - PAD.bottom;
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   return (
@@ -54,14 +61,14 @@ function Axes(props: {
         return (
           <g key={t}>
             <line
-              x1={PAD.left}
+              x1={left}
               x2={width - PAD.right}
               y1={y}
               y2={y}
               class={t === 0 ? "axis-base" : "axis-grid"}
             />
             {(t === 0 || t === 0.5 || t === 1) && (
-              <text x={PAD.left - 6} y={y + 4} text-anchor="end">
+              <text x={left - 6} y={y + 4} text-anchor="end">
                 {props.format(max * t)}
               </text>
             )}
@@ -70,7 +77,7 @@ function Axes(props: {
       })}
       {props.labels.map((label, index) =>
         index % props.everyLabel === 0 ? (
-          <text key={index} x={PAD.left + props.slot * (index + 0.5)} y={height - 6} text-anchor="middle">
+          <text key={index} x={left + props.slot * (index + 0.5)} y={height - 6} text-anchor="middle">
             {label}
           </text>
         ) : null,
@@ -115,12 +122,13 @@ export function BarChart(props: {
   const format = props.format ?? ((v: number) => String(Math.round(v)));
   const count = props.labels.length;
   const max = niceMax(Math.max(0, ...props.series.flatMap((s) => s.values)));
-  const plotW = Math.max(0, width - PAD.left - PAD.right);
+  const left = padLeft(max, format);
+  const plotW = Math.max(0, width - left - PAD.right);
   const plotH = height - PAD.top - PAD.bottom;
   const slot = count === 0 ? 0 : plotW / count;
   const groupW = slot * 0.78;
   const barW = props.series.length === 0 ? 0 : groupW / props.series.length;
-  const everyLabel = Math.max(1, Math.ceil(count / Math.max(1, Math.floor(plotW / 48))));
+  const everyLabel = Math.max(1, Math.ceil(count / Math.max(1, Math.floor(plotW / 44))));
   const totals = props.series
     .map((s) => `${s.label} ${format(s.values.reduce((a, b) => a + b, 0))}`)
     .join(", ");
@@ -137,6 +145,7 @@ export function BarChart(props: {
               format={format}
               everyLabel={everyLabel}
               slot={slot}
+              left={left}
             />
             {props.labels.map((label, index) =>
               props.series.map((s, si) => {
@@ -145,7 +154,7 @@ export function BarChart(props: {
                 return (
                   <rect
                     key={`${s.label}-${label}-${index}`}
-                    x={PAD.left + slot * index + (slot - groupW) / 2 + barW * si}
+                    x={left + slot * index + (slot - groupW) / 2 + barW * si}
                     y={PAD.top + plotH - h}
                     width={Math.max(1, barW - 1)}
                     height={Math.max(0, h)}
@@ -179,11 +188,12 @@ export function LineChart(props: {
   const format = props.format ?? ((v: number) => String(v));
   const count = props.labels.length;
   const max = props.max ?? niceMax(Math.max(0, ...props.series.flatMap((s) => s.values)));
-  const plotW = Math.max(0, width - PAD.left - PAD.right);
+  const left = padLeft(max, format);
+  const plotW = Math.max(0, width - left - PAD.right);
   const plotH = height - PAD.top - PAD.bottom;
   const slot = count === 0 ? 0 : plotW / count;
-  const everyLabel = Math.max(1, Math.ceil(count / Math.max(1, Math.floor(plotW / 48))));
-  const x = (i: number) => PAD.left + slot * (i + 0.5);
+  const everyLabel = Math.max(1, Math.ceil(count / Math.max(1, Math.floor(plotW / 44))));
+  const x = (i: number) => left + slot * (i + 0.5);
   const y = (v: number) => PAD.top + plotH * (1 - Math.min(1, v / max));
   return (
     <Frame label={props.label} summary={props.summary} legend={props.series}>
@@ -198,6 +208,7 @@ export function LineChart(props: {
               format={format}
               everyLabel={everyLabel}
               slot={slot}
+              left={left}
             />
             {props.series.map((s) => {
               const points = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");

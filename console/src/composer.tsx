@@ -40,6 +40,8 @@ export function Composer(props: {
   /** Who holds the conversation when it is not me. */
   assignee?: string;
   windowOpen: boolean;
+  /** A line above the box: who is answering, when it is not me. */
+  hint?: string;
   onWindowClosed: () => void;
   onSent: () => void;
 }) {
@@ -101,10 +103,11 @@ export function Composer(props: {
       }}
     >
       {!props.windowOpen && (
-        <p class="composer-window">
+        <p class="composer-hint composer-window">
           The 24-hour window is closed: a free-form reply won't reach the customer. Send an approved template.
         </p>
       )}
+      {props.hint !== undefined && <p class="composer-hint">{props.hint}</p>}
       {confirming && (
         <Confirm
           question={`${props.assignee ?? "Someone else"} is assigned; reply anyway?`}

@@ -15,7 +15,7 @@ import {
 } from "./lib";
 import { useDebounced, useLiveEvents, useLiveState } from "./live";
 import { InboundContent, OutboundContent, TurnDetails } from "./message";
-import { Avatar, ErrorAlert, ModeBadge, Notice, Spinner, Ticks, useApp } from "./ui";
+import { Avatar, ErrorAlert, ModeBadge, Spinner, Ticks, useApp } from "./ui";
 
 type TimelineItem =
   | { kind: "day"; at: number }
@@ -255,7 +255,7 @@ export function ConversationView(props: { conversationKey: string; onSeen?: (key
         : (c.assignedAgentName ?? c.assignedAgent);
   const windowText = detail.window.open
     ? detail.window.closesAt !== undefined
-      ? `Window open · closes in ${formatDuration(detail.window.closesAt - now)}`
+      ? `Window open · ${formatDuration(detail.window.closesAt - now)} left`
       : "Window open"
     : "24-hour window closed";
 
@@ -405,20 +405,21 @@ export function ConversationView(props: { conversationKey: string; onSeen?: (key
           }}
         />
       )}
-      {c.mode === "bot" && (
-        <Notice>
-          The bot is answering this customer. Take over to answer yourself, so you don't both reply.
-        </Notice>
-      )}
-      {c.mode === "paused" && (
-        <Notice>Paused: neither the bot nor anyone else is answering this customer.</Notice>
-      )}
       <Composer
         conversationKey={key}
         assignee={
           c.assignedAgent !== undefined && c.assignedAgent !== me.id ? (assignee ?? "Someone") : undefined
         }
         windowOpen={detail.window.open}
+        hint={
+          !detail.window.open
+            ? undefined
+            : c.mode === "bot"
+              ? "The bot is answering this customer. Take over to answer yourself, so you don't both reply."
+              : c.mode === "paused"
+                ? "Paused: neither the bot nor anyone else is answering this customer."
+                : undefined
+        }
         onWindowClosed={() => setTemplateOpen(true)}
         onSent={() => {
           stick.current = true;

@@ -42,6 +42,9 @@ function Stat(props: { label: string; value: string; detail?: string; tone?: "wa
   );
 }
 
+const hourFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric" });
+const dayHourFormat = new Intl.DateTimeFormat(undefined, { weekday: "short", hour: "numeric" });
+
 const ms = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(1)} s` : `${Math.round(v)} ms`);
 
 export function Dashboard() {
@@ -71,10 +74,7 @@ export function Dashboard() {
 
   const m = metrics;
   const multiDay = hours > 24;
-  const labelOf = (at: number) =>
-    multiDay
-      ? new Intl.DateTimeFormat(undefined, { weekday: "short", hour: "2-digit" }).format(at)
-      : formatTime(at);
+  const labelOf = (at: number) => (multiDay ? dayHourFormat.format(at) : hourFormat.format(at));
   const labels = m?.buckets.map((b) => labelOf(b.at)) ?? [];
   const perBucket =
     m === undefined ? "" : m.bucketMs === 3_600_000 ? "per hour" : `per ${formatDuration(m.bucketMs)}`;

@@ -130,14 +130,21 @@ function ConversationItem(props: { c: Conversation; selected: boolean; now: numb
               {formatListTime(c.lastActivityAt, now)}
             </time>
           </span>
-          <span class="conv-preview">
-            {last?.direction === "outbound" && (
-              <>
-                <span aria-hidden="true">↪ </span>
-                <span class="sr-only">Our reply: </span>
-              </>
+          <span class="conv-row">
+            <span class="conv-preview">
+              {last?.direction === "outbound" && (
+                <>
+                  <span aria-hidden="true">↪ </span>
+                  <span class="sr-only">Our reply: </span>
+                </>
+              )}
+              {last === undefined ? "No messages" : (last.preview ?? `[${last.type}]`)}
+            </span>
+            {c.unread && (
+              <span class="unread-dot" role="img" aria-label="Unread">
+                ●
+              </span>
             )}
-            {last === undefined ? "No messages" : (last.preview ?? `[${last.type}]`)}
           </span>
           <span class="conv-tags">
             <ModeBadge mode={c.mode} />
@@ -150,11 +157,6 @@ function ConversationItem(props: { c: Conversation; selected: boolean; now: numb
             {props.showTenant && <span class="conv-tenant">{c.tenantId}</span>}
           </span>
         </span>
-        {c.unread && (
-          <span class="unread-dot" role="img" aria-label="Unread">
-            ●
-          </span>
-        )}
       </a>
     </li>
   );

@@ -19,7 +19,7 @@ export function randomNigerianNumber(): string {
 
 const CHAOS: { key: keyof Chaos; label: string; hint: string }[] = [
   { key: "duplicate", label: "Duplicate", hint: "Meta delivers the webhook twice" },
-  { key: "outOfOrder", label: "Out of order", hint: "a later message arrives first" },
+  { key: "outOfOrder", label: "Out of order", hint: "a later one arrives first" },
   { key: "burst", label: "Burst", hint: "several webhooks at once" },
   { key: "staleReplay", label: "Stale replay", hint: "an old webhook comes again later" },
 ];
@@ -266,6 +266,8 @@ export function Simulator() {
                 <input
                   type="checkbox"
                   role="switch"
+                  aria-label={c.label}
+                  aria-describedby={`chaos-${c.key}`}
                   aria-checked={chaos[c.key] === true}
                   checked={chaos[c.key] === true}
                   onChange={(e) => setChaos({ ...chaos, [c.key]: e.currentTarget.checked })}
@@ -273,7 +275,7 @@ export function Simulator() {
                 <span class="switch-track" aria-hidden="true" />
                 <span class="switch-text">
                   {c.label}
-                  <small>{c.hint}</small>
+                  <small id={`chaos-${c.key}`}>{c.hint}</small>
                 </span>
               </label>
             ))}
