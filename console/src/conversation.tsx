@@ -154,8 +154,15 @@ export function ConversationView(props: { conversationKey: string; onSeen?: (key
       .seen(key)
       .then(() => props.onSeen?.(key))
       .catch(() => undefined);
-    heading.current?.focus({ preventScroll: true });
   }, []);
+
+  // Once it has loaded, move focus to the conversation's name (a keyboard user lands in it).
+  const focused = useRef(false);
+  useEffect(() => {
+    if (detail === undefined || focused.current) return;
+    focused.current = true;
+    heading.current?.focus({ preventScroll: true });
+  }, [detail]);
 
   const reload = useDebounced(() => void load(), 150);
   const markSeen = useDebounced(() => void api.seen(key).catch(() => undefined), 1000);
@@ -360,7 +367,7 @@ export function ConversationView(props: { conversationKey: string; onSeen?: (key
         {items.length === 0 ? (
           <p class="empty">No messages yet.</p>
         ) : (
-          <ol class="timeline" aria-label="Messages">
+          <ol class="timeline" aria-label="Conversation history">
             {items.map((item) => {
               switch (item.kind) {
                 case "day":

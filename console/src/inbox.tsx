@@ -72,6 +72,11 @@ export function ScopePicker(props: { allowAll?: boolean; idPrefix: string; showN
 
 function ViewTabs(props: { view: View; onChange: (view: View) => void }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  useEffect(() => {
+    // On a phone the chips scroll sideways: keep the chosen one in sight.
+    const index = VIEWS.findIndex((v) => v.view === props.view);
+    refs.current[index]?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [props.view]);
   const onKeyDown = (event: KeyboardEvent, index: number) => {
     const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
     let target = index + step;

@@ -300,7 +300,7 @@ export function Simulator() {
           {messages.length === 0 ? (
             <Notice>Say something as the customer: "Good morning, I want to check my order".</Notice>
           ) : (
-            <ol class="sim-list" aria-label="Messages">
+            <ol class="sim-list" aria-label="Chat history">
               {messages.map((m) => (
                 <SimMessage
                   key={m.wamid ?? `${m.turnId}:${m.part}:${m.at}`}
