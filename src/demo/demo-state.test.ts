@@ -31,7 +31,7 @@ describe("the demo's state file", () => {
     expect(first.created).toBe(true);
     expect(first.state.phoneNumberId).toBe(DEMO_PHONE_NUMBER_ID);
     expect(first.state.secrets.appSecret).toBe("01".repeat(16));
-    expect(new Set(Object.values(first.state.secrets)).size).toBe(3);
+    expect(new Set(Object.values(first.state.secrets)).size).toBe(4);
     // Not written yet: a start that fails leaves nothing behind.
     expect(readDemoState(dataDir)).toBeUndefined();
     writeDemoState(dataDir, first.state);
