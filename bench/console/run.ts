@@ -77,7 +77,12 @@ async function openConsoles(count: number) {
       }
     })().catch(() => {});
   }
-  return { events: () => events, close: () => controllers.forEach((controller) => controller.abort()) };
+  return {
+    events: () => events,
+    close: () => {
+      for (const controller of controllers) controller.abort();
+    },
+  };
 }
 
 async function serverRssMb(): Promise<number> {

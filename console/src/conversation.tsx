@@ -291,7 +291,7 @@ export function ConversationView(props: { conversationKey: string; onSeen?: (key
 
       <fieldset class="actions">
         <legend class="sr-only">Conversation actions</legend>
-        {c.mode !== "human" ? (
+        {c.mode !== "human" || c.assignedAgent === undefined ? (
           <button
             type="button"
             class="button button-primary"
