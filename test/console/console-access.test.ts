@@ -261,6 +261,16 @@ describe("console API: access", () => {
     await check("get", "/api/v1/tokens", "/api/v1/tokens");
   });
 
+  it("ends a session at logout: the same cookie then opens nothing", async () => {
+    const client = await logIn(base, ADMIN_EMAIL, ADMIN_PASSWORD);
+    expect((await client.request("GET", "/api/v1/session")).status).toBe(200);
+    const out = await client.request("DELETE", "/api/v1/session");
+    expect(out.status).toBe(204);
+    expect(out.headers.get("set-cookie")).toMatch(/ss_session=;/);
+    expect((await client.request("GET", "/api/v1/session")).status).toBe(401);
+    expect((await client.request("GET", "/api/v1/conversations")).status).toBe(401);
+  });
+
   it("answers a malformed request with 400 and the field at fault", async () => {
     const bad = await admin.request("POST", "/api/v1/simulator/messages", {
       tenant: "shop",
