@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, startAll, startConsole } from "../../src/app/index.js";
 import { loadConfig } from "../../src/config/index.js";
 import { createLogger } from "../../src/observability/index.js";
-import { type ConsoleClient, eventually, logIn } from "../support/console-harness.js";
+import { type ConsoleClient, eventually, logIn, openEventStream } from "../support/console-harness.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "../support/fake-graph.js";
 import {
   createTestPool,
@@ -84,18 +84,7 @@ describe.skipIf(skipWithoutRedis || skipWithoutPostgres)(
     });
 
     it("hears the workers over Redis, takes a handoff over and answers it through the workers' queue", async () => {
-      const stream = await fetch(`${consoleProcess.adminUrl}/api/v1/events`, {
-        headers: { cookie: operator.cookie },
-      });
-      const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
-      let seen = "";
-      const reading = (async () => {
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) return;
-          seen += new TextDecoder().decode(value);
-        }
-      })();
+      const stream = await openEventStream(consoleProcess.adminUrl, operator.cookie);
 
       const customer = "2348041112222";
       const { conversationKey } = await operator.json<{ conversationKey: string }>(
@@ -108,7 +97,10 @@ describe.skipIf(skipWithoutRedis || skipWithoutPostgres)(
         },
       );
       await eventually(
-        async () => (seen.includes("event: message") && seen.includes(conversationKey) ? true : undefined),
+        async () =>
+          stream.text().includes("event: message") && stream.text().includes(conversationKey)
+            ? true
+            : undefined,
         5000,
         "the worker's event",
       );
@@ -171,8 +163,7 @@ describe.skipIf(skipWithoutRedis || skipWithoutPostgres)(
       );
       expect(figures.queues.length).toBeGreaterThan(0);
       expect(figures.latency.webhookAckMs).toBeNull();
-      await reader.cancel();
-      await reading.catch(() => {});
+      await stream.close();
     });
   },
 );

@@ -144,3 +144,32 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** An open event stream of the console: what it has received so far, as text. */
+export interface EventStreamReader {
+  readonly contentType: string | null;
+  text(): string;
+  close(): Promise<void>;
+}
+
+export async function openEventStream(baseUrl: string, cookie: string): Promise<EventStreamReader> {
+  const response = await fetch(`${baseUrl}/api/v1/events`, { headers: { cookie } });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  const reading = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      seen += decoder.decode(value, { stream: true });
+    }
+  })();
+  return {
+    contentType: response.headers.get("content-type"),
+    text: () => seen,
+    async close() {
+      await reader.cancel();
+      await reading.catch(() => {});
+    },
+  };
+}
