@@ -39,7 +39,7 @@ describe("the demo's state file", () => {
 
     const second = loadOrCreateDemoState(dataDir, { randomBytes });
     expect(second).toEqual({ state: first.state, created: false });
-    expect(calls).toBe(3);
+    expect(calls).toBe(4);
   });
 
   it("is absent when there is no file", () => {
