@@ -64,6 +64,7 @@ describe.skipIf(!browserAvailable && process.env.CI !== "true")("the console in 
     await item.waitFor({ timeout: 2000 });
     const appearedAfterMs = Date.now() - sentAt;
     expect(appearedAfterMs).toBeLessThan(2000);
+    process.stdout.write(`handoff visible in the inbox ${appearedAfterMs} ms after the simulator's send\n`);
     await eventually(
       async () => (textsTo(customer).length === 1 ? true : undefined),
       3000,

@@ -18,6 +18,7 @@ export function createRedisEventBus(deps: RedisEventBusDeps): ConsoleEventBus {
   const channel = `${deps.prefix}:console:events`;
   const listeners = new Set<ConsoleEventListener>();
   let subscriber: Redis | undefined;
+  let subscribed: Promise<unknown> | undefined;
 
   const deliver = (_channel: string, text: string) => {
     let event: ConsoleEvent;
@@ -52,15 +53,25 @@ export function createRedisEventBus(deps: RedisEventBusDeps): ConsoleEventBus {
         });
         subscriber.on("error", () => {});
         subscriber.on("message", deliver);
-        await subscriber.subscribe(channel);
       }
+      const connection = subscriber;
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      subscribed ??= connection.subscribe(channel);
+      await subscribed;
+      return () => {
+        listeners.delete(listener);
+        // Nobody watching: stop receiving (and parsing) every change; the next stream subscribes again.
+        if (listeners.size === 0 && subscribed !== undefined) {
+          subscribed = undefined;
+          connection.unsubscribe(channel).catch(() => {});
+        }
+      };
     },
     async close() {
       listeners.clear();
       subscriber?.disconnect();
       subscriber = undefined;
+      subscribed = undefined;
     },
   };
 }
