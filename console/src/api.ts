@@ -168,6 +168,17 @@ export interface Percentiles {
   p50: number;
   p99: number;
 }
+/** A turn that failed too often and was set aside unanswered, for an operator to look at. */
+export interface SetAsideTurn {
+  conversationKey: string;
+  turnId: string;
+  attempts: number;
+  reason: string;
+  setAsideAt: number;
+  messages: number;
+  firstText?: string;
+}
+
 export interface Metrics {
   buckets: MetricsBucket[];
   bucketMs: number;
@@ -336,6 +347,8 @@ export const api = {
     request<{ conversationKey: string; wamids: string[] }>("POST", "/simulator/messages", message),
   metrics: (tenant: string | undefined, hours: number) =>
     request<Metrics>("GET", `/metrics${query({ tenant, hours })}`),
+  setAsideTurns: (tenant: string | undefined) =>
+    request<{ items: SetAsideTurn[] }>("GET", `/turns/set-aside${query({ tenant })}`),
 };
 
 export function eventsUrl(tenant: string | undefined): string {

@@ -1,7 +1,7 @@
 // The dashboard: what came in and went out, how much the router answered without the LLM and what the
 // LLM cost, Meta's delivery errors, queues, the handoff queue, and a banner when Meta goes quiet.
 import { useEffect, useState } from "preact/hooks";
-import { api, type Metrics } from "./api";
+import { api, type Metrics, type SetAsideTurn } from "./api";
 import { BarChart, HBars, LineChart } from "./charts";
 import { ScopePicker } from "./inbox";
 import {
@@ -51,12 +51,16 @@ export function Dashboard() {
   const app = useApp();
   const [hours, setHours] = useState(() => Number(readStored("ss.hours") ?? 24) || 24);
   const [metrics, setMetrics] = useState<Metrics | undefined>();
+  const [setAside, setSetAside] = useState<SetAsideTurn[]>([]);
   const [error, setError] = useState<unknown>();
   const [updatedAt, setUpdatedAt] = useState<number | undefined>();
 
   const load = async () => {
     try {
-      setMetrics(await api.metrics(app.tenant === "" ? undefined : app.tenant, hours));
+      const tenant = app.tenant === "" ? undefined : app.tenant;
+      const [figures, aside] = await Promise.all([api.metrics(tenant, hours), api.setAsideTurns(tenant)]);
+      setMetrics(figures);
+      setSetAside(aside.items);
       setError(undefined);
       setUpdatedAt(Date.now());
     } catch (e) {
@@ -224,6 +228,26 @@ export function Dashboard() {
                   value: q.depth,
                 }))}
               />
+            </section>
+            <section class="card">
+              <h2 class="chart-title">Turns set aside</h2>
+              {setAside.length === 0 ? (
+                <p class="muted">No turn failed too often: nothing to look at.</p>
+              ) : (
+                <ul class="aside-list">
+                  {setAside.map((turn) => (
+                    <li key={turn.turnId}>
+                      <a href={hrefOf({ page: "inbox", key: turn.conversationKey })}>
+                        {turn.firstText ?? turn.conversationKey}
+                      </a>
+                      <span class="muted">
+                        {" "}
+                        · {turn.attempts} runs · {turn.reason} · {formatTime(turn.setAsideAt)}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
             </section>
           </div>
           {updatedAt !== undefined && <p class="muted updated">Updated {formatTime(updatedAt)}</p>}

@@ -13,7 +13,7 @@ import {
   registerConsole,
 } from "../console/index.js";
 import { createRedisEventBus } from "../console/redis/index.js";
-import type { ConversationStateStore } from "../conversation/index.js";
+import type { ConversationStateStore, TurnJournal } from "../conversation/index.js";
 import type { JobQueueSample, Logger } from "../observability/index.js";
 import type { OutboundQueue } from "../outbound/index.js";
 import { packageRoot } from "../router/index.js";
@@ -30,6 +30,8 @@ export interface ConsoleServerParts {
   /** This process's metrics, when it runs the ingress or the sender. */
   readonly registry?: Registry | undefined;
   readonly sampleJobQueues?: (() => Promise<readonly JobQueueSample[]>) | undefined;
+  /** The turn journal, for the turns set aside. */
+  readonly turnJournal?: TurnJournal | undefined;
   /** Where the simulator posts webhooks: the public listener, once it listens. */
   readonly ingressUrl: () => string | undefined;
 }
@@ -95,6 +97,7 @@ export async function mountConsole(
       now,
     }),
     templates: createTemplateCatalog({ graph: config.graph, now }),
+    turnJournal: parts.turnJournal,
     maxStreams: config.console.maxStreams,
     now,
   };

@@ -60,6 +60,7 @@ export async function startConsole(
           events,
           logger,
           sampleJobQueues: () => ports.sampleJobQueues(),
+          turnJournal: ports.turnJournal,
           ingressUrl: () => ingressUrl,
         }),
     );

@@ -100,6 +100,7 @@ export async function startEmbedded(
               logger,
               registry: ingressMetrics.registry,
               sampleJobQueues: () => worker.sampleJobQueues(),
+              turnJournal: worker.turnJournal,
               ingressUrl: () => url,
             }),
     );

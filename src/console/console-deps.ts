@@ -1,4 +1,5 @@
 import type { TenantConfig } from "../config/index.js";
+import type { TurnJournal } from "../conversation/index.js";
 import type { MessageStore } from "../store/index.js";
 import type { ConsoleActions } from "./console-actions.js";
 import type { SessionSettings } from "./console-session.js";
@@ -18,6 +19,8 @@ export interface ConsoleDeps {
   readonly simulator: Simulator;
   readonly dashboard: DashboardSource;
   readonly templates: TemplateCatalog;
+  /** Where turns that failed too often are kept (set aside) for an operator. */
+  readonly turnJournal?: TurnJournal | undefined;
   /** Event streams this process serves at most. */
   readonly maxStreams: number;
   readonly now: () => number;

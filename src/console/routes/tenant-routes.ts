@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tenantOfConversation } from "../../whatsapp/index.js";
 import { type ApiRoute, defineRoute } from "../api-route.js";
 import { dashboard, metricsQuery, simulatorRequest, simulatorResult, templateList } from "../api-schemas.js";
 import type { ConsoleDeps } from "../console-deps.js";
@@ -12,6 +13,23 @@ const tenantList = z.object({
       role: z.enum(["admin", "agent"]),
       phoneNumberIds: z.array(z.string()),
       simulator: z.object({ available: z.boolean(), reason: z.string().optional() }),
+    }),
+  ),
+});
+
+/** The set-aside turns the console lists at most (newest first). */
+const SET_ASIDE_SHOWN = 200;
+
+const setAsideList = z.object({
+  items: z.array(
+    z.object({
+      conversationKey: z.string(),
+      turnId: z.string(),
+      attempts: z.number().int(),
+      reason: z.string(),
+      setAsideAt: z.number().int(),
+      messages: z.number().int(),
+      firstText: z.string().optional(),
     }),
   ),
 });
@@ -90,6 +108,36 @@ export function tenantRoutes(deps: ConsoleDeps): ApiRoute[] {
       async handle({ access, body }) {
         tenantOf(access as OperatorAccess, body.tenant);
         return deps.simulator.send(body);
+      },
+    }),
+    defineRoute({
+      method: "GET",
+      path: "/api/v1/turns/set-aside",
+      summary:
+        "Turns that failed too often and were set aside unanswered (TURN_MAX_ATTEMPTS), newest first, with why",
+      tag: "dashboard",
+      auth: "operator",
+      query: z.object({ tenant: z.string().optional() }),
+      response: setAsideList,
+      errors: [404],
+      async handle({ access, query }) {
+        const tenantIds = new Set(tenantsAsked(access as OperatorAccess, query.tenant));
+        const turns = (await deps.turnJournal?.setAsideTurns(SET_ASIDE_SHOWN)) ?? [];
+        return {
+          items: turns
+            .filter((turn) => tenantIds.has(tenantOfConversation(turn.conversationKey)))
+            .map((turn) => ({
+              conversationKey: turn.conversationKey,
+              turnId: turn.turnId,
+              attempts: turn.attempts,
+              reason: turn.reason,
+              setAsideAt: turn.setAsideAt,
+              messages: turn.messages.length,
+              ...(turn.messages[0]?.text === undefined
+                ? {}
+                : { firstText: turn.messages[0].text.slice(0, 200) }),
+            })),
+        };
       },
     }),
     defineRoute({
