@@ -325,6 +325,11 @@ export const api = {
     request<Page<Message>>("GET", `${key(conversationKey)}/messages${query({ before, limit })}`),
   takeover: (conversationKey: string) =>
     request<{ conversation: Conversation }>("POST", `${key(conversationKey)}/takeover`, {}),
+  assignable: (tenant: string) =>
+    request<{ items: { id: string; name: string }[] }>(
+      "GET",
+      `/tenants/${encodeURIComponent(tenant)}/operators`,
+    ),
   assign: (conversationKey: string, operatorId: string | null) =>
     request<{ conversation: Conversation }>("POST", `${key(conversationKey)}/assign`, { operatorId }),
   setMode: (conversationKey: string, mode: Mode) =>

@@ -133,6 +133,7 @@ export function ConversationView(props: { conversationKey: string; onSeen?: (key
   const [busy, setBusy] = useState<string | undefined>();
   const [noteOpen, setNoteOpen] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
+  const [assignable, setAssignable] = useState<{ id: string; name: string }[]>([]);
   const [announce, setAnnounce] = useState("");
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -155,6 +156,16 @@ export function ConversationView(props: { conversationKey: string; onSeen?: (key
       .then(() => props.onSeen?.(key))
       .catch(() => undefined);
   }, []);
+
+  // Who may be assigned: the operators of the conversation's tenant, read once it is known.
+  const tenantId = detail?.conversation.tenantId;
+  useEffect(() => {
+    if (tenantId === undefined) return;
+    void api
+      .assignable(tenantId)
+      .then((list) => setAssignable(list.items))
+      .catch(() => setAssignable([]));
+  }, [tenantId]);
 
   // Once it has loaded, move focus to the conversation's name (a keyboard user lands in it).
   const focused = useRef(false);
@@ -335,6 +346,26 @@ export function ConversationView(props: { conversationKey: string; onSeen?: (key
         <button type="button" class="button" aria-expanded={noteOpen} onClick={() => setNoteOpen(!noteOpen)}>
           Add note
         </button>
+        {assignable.length > 1 && (
+          <label class="assign-picker">
+            <span>Assign to</span>
+            <select
+              value={c.assignedAgent ?? ""}
+              disabled={busy !== undefined}
+              onChange={(event) => {
+                const chosen = (event.target as HTMLSelectElement).value;
+                void act("Assign", () => api.assign(key, chosen === "" ? null : chosen));
+              }}
+            >
+              <option value="">Nobody</option>
+              {assignable.map((operator) => (
+                <option key={operator.id} value={operator.id}>
+                  {operator.id === me.id ? `${operator.name} (me)` : operator.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         {!detail.window.open && (
           <button type="button" class="button" onClick={() => setTemplateOpen(true)}>
             Send template

@@ -212,6 +212,7 @@ describe("console API: access", () => {
       ["GET", "/api/v1/conversations?tenant=shop", undefined],
       ["GET", "/api/v1/metrics?tenant=shop", undefined],
       ["GET", "/api/v1/tenants/shop/templates", undefined],
+      ["GET", "/api/v1/tenants/shop/operators", undefined],
     ] as const) {
       const response = await agent.request(method, path, body);
       expect(`${method} ${path}: ${response.status}`).toBe(`${method} ${path}: 404`);

@@ -176,6 +176,22 @@ describe("console API: the inbox, end to end on the embedded gateway", () => {
     expect(confirmed.status).toBe(202);
     // Assignment moves only when someone says so.
     expect((await detail(conversationKey)).conversation.assignedAgentName).toBe("Ada Admin");
+    // Any operator of the tenant sees who can be assigned, and assignment is explicit.
+    const assignable = await chidi.json<{ items: { id: string; name: string }[] }>(
+      "GET",
+      "/api/v1/tenants/shop/operators",
+    );
+    expect(assignable.items.map((operator) => operator.name).sort()).toEqual(["Ada Admin", "Chidi"]);
+    const chidiId = assignable.items.find((operator) => operator.name === "Chidi")?.id;
+    const assigned = await act(conversationKey, "assign", { operatorId: chidiId });
+    expect(((await assigned.json()) as { conversation: Conversation }).conversation.assignedAgentName).toBe(
+      "Chidi",
+    );
+    const nobody = await act(conversationKey, "assign", { operatorId: null });
+    expect(
+      ((await nobody.json()) as { conversation: Conversation }).conversation.assignedAgent,
+    ).toBeUndefined();
+    expect((await act(conversationKey, "assign", { operatorId: "not-an-operator" })).status).toBe(404);
   });
 
   it("keeps internal notes apart from the customer's messages, and marks a conversation read when opened", async () => {

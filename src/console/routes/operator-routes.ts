@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { ApiTokenRecord, OperatorRecord } from "../../store/index.js";
 import { type ApiRoute, defineRoute } from "../api-route.js";
 import {
@@ -10,8 +11,10 @@ import {
 } from "../api-schemas.js";
 import type { ConsoleDeps } from "../console-deps.js";
 import { ConsoleError } from "../errors.js";
-import { checkAdmin, type OperatorAccess } from "../operator-access.js";
+import { checkAdmin, type OperatorAccess, tenantsAsked } from "../operator-access.js";
 import { createApiToken, createOperatorAccount } from "../operator-accounts.js";
+
+const assignableList = z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) });
 
 function operatorView(operator: OperatorRecord) {
   return { id: operator.id, email: operator.email, name: operator.name, grants: [...operator.grants] };
@@ -30,6 +33,27 @@ function tokenView(token: ApiTokenRecord) {
 export function operatorRoutes(deps: ConsoleDeps): ApiRoute[] {
   const { operators } = deps.store;
   return [
+    defineRoute({
+      method: "GET",
+      path: "/api/v1/tenants/:tenant/operators",
+      summary:
+        "Who can be assigned a conversation of this tenant: each operator's id and name (for any role)",
+      tag: "operators",
+      auth: "operator",
+      response: assignableList,
+      errors: [404],
+      async handle({ access, params }) {
+        const [tenantId] = tenantsAsked(access as OperatorAccess, params.tenant as string);
+        const all = await operators.listOperators();
+        return {
+          items: all
+            .filter((operator) =>
+              operator.grants.some((grant) => grant.tenantId === "*" || grant.tenantId === tenantId),
+            )
+            .map((operator) => ({ id: operator.id, name: operator.name })),
+        };
+      },
+    }),
     defineRoute({
       method: "GET",
       path: "/api/v1/operators",
