@@ -238,12 +238,16 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   let llmCalls = 0;
   const toolsCalled: string[] = [];
   const toolCalls: AgentToolCall[] = [];
-  const mask = createLineRedactor([
-    ...Object.values(tenant.secrets ?? {}),
-    tenant.appSecret,
-    ...(tenant.graphToken === undefined ? [] : [tenant.graphToken]),
-  ]);
-  const shown = (text: string) => mask(text).slice(0, SHOWN_CALL_CHARS);
+  // Built on the first tool call only: most turns call none, and the redactor compiles a pattern.
+  let mask: ((line: string) => string) | undefined;
+  const shown = (text: string) => {
+    mask ??= createLineRedactor([
+      ...Object.values(tenant.secrets ?? {}),
+      tenant.appSecret,
+      ...(tenant.graphToken === undefined ? [] : [tenant.graphToken]),
+    ]);
+    return mask(text).slice(0, SHOWN_CALL_CHARS);
+  };
   const deadline = new AbortController();
   const deadlineMs = Math.max(0, Math.min(deps.deadlineMs, input.deadlineMs ?? deps.deadlineMs));
   const timer = setTimeout(() => deadline.abort(), deadlineMs);
