@@ -1,16 +1,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Fastify, { type FastifyInstance } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mountConsole } from "../../src/app/console-server.js";
 import { loadConfig } from "../../src/config/index.js";
-import { createInProcessEventBus } from "../../src/console/embedded/index.js";
-import { createOperatorAccount } from "../../src/console/index.js";
-import { createSqliteConversationState } from "../../src/conversation/embedded/index.js";
-import { createLogger } from "../../src/observability/index.js";
 import { openSqliteDatabase, type SqliteDatabase } from "../../src/sqlite/index.js";
 import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
+import { consoleAppOn } from "../support/console-app.js";
 
 const CONVERSATIONS = 100_000;
 const T0 = Date.UTC(2026, 0, 10, 12, 0, 0);
@@ -39,35 +35,16 @@ describe("console API: paging over 100,000 conversations", () => {
       env: { WHATSAPP_APP_SECRET: "s", WHATSAPP_VERIFY_TOKEN: "v", SHARPSHARP_DATA_DIR: dir },
       cwd: dir,
     });
-    await createOperatorAccount(
-      store.operators,
-      {
+    ({ app, cookie } = await consoleAppOn({
+      db,
+      store,
+      config,
+      operator: {
         email: "pager@shop.example",
-        name: "Pager",
         password: "paging password",
         grants: [{ tenantId: "*", role: "agent" }],
       },
-      Date.now,
-    );
-    app = Fastify();
-    await mountConsole(app, config, {
-      store,
-      conversationState: createSqliteConversationState({ db }),
-      outboundQueue: {
-        enqueue: async () => {
-          throw new Error("not used");
-        },
-      },
-      events: createInProcessEventBus(),
-      logger: createLogger({ level: "silent" }),
-      ingressUrl: () => undefined,
-    });
-    const login = await app.inject({
-      method: "POST",
-      url: "/api/v1/session",
-      payload: { email: "pager@shop.example", password: "paging password" },
-    });
-    cookie = String(login.headers["set-cookie"]).split(";")[0] as string;
+    }));
   });
 
   afterAll(async () => {

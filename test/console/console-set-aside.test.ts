@@ -1,20 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Fastify, { type FastifyInstance } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mountConsole } from "../../src/app/console-server.js";
 import { loadConfig } from "../../src/config/index.js";
-import { createInProcessEventBus } from "../../src/console/embedded/index.js";
-import { createOperatorAccount } from "../../src/console/index.js";
-import {
-  createSqliteConversationState,
-  createSqliteTurnJournal,
-} from "../../src/conversation/embedded/index.js";
-import { createLogger } from "../../src/observability/index.js";
+import { createSqliteTurnJournal } from "../../src/conversation/embedded/index.js";
 import { openSqliteDatabase, type SqliteDatabase } from "../../src/sqlite/index.js";
 import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
 import type { InboundMessage } from "../../src/whatsapp/index.js";
+import { consoleAppOn } from "../support/console-app.js";
 
 function message(tenantId: string, customer: string, text: string): InboundMessage {
   return {
@@ -66,36 +60,17 @@ describe("console API: turns set aside", () => {
       env: { SHARPSHARP_CONFIG: file, S: "s", V: "v", SHARPSHARP_DATA_DIR: dir },
       cwd: dir,
     });
-    await createOperatorAccount(
-      store.operators,
-      {
+    ({ app, cookie } = await consoleAppOn({
+      db,
+      store,
+      config,
+      operator: {
         email: "shop@agent.example",
-        name: "Shop",
         password: "shop agent pass",
         grants: [{ tenantId: "shop", role: "agent" }],
       },
-      Date.now,
-    );
-    app = Fastify();
-    await mountConsole(app, config, {
-      store,
-      conversationState: createSqliteConversationState({ db }),
-      outboundQueue: {
-        enqueue: async () => {
-          throw new Error("not used");
-        },
-      },
-      events: createInProcessEventBus(),
-      logger: createLogger({ level: "silent" }),
       turnJournal: journal,
-      ingressUrl: () => undefined,
-    });
-    const login = await app.inject({
-      method: "POST",
-      url: "/api/v1/session",
-      payload: { email: "shop@agent.example", password: "shop agent pass" },
-    });
-    cookie = String(login.headers["set-cookie"]).split(";")[0] as string;
+    }));
   });
 
   afterAll(async () => {
