@@ -1,3 +1,4 @@
+export { type AbstainReason, abstainReason } from "./abstain.js";
 export { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 export { type DetectedLanguage, detectLanguage } from "./detect-language.js";
 export { asEvalExamples, loadEvalFile, MIXED_TRAFFIC_SHARES, mixedTrafficSample } from "./eval/eval-sets.js";

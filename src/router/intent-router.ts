@@ -1,3 +1,4 @@
+import { type AbstainReason, abstainReason } from "./abstain.js";
 import { type DetectedLanguage, detectLanguage } from "./detect-language.js";
 import { forEachFeature } from "./features.js";
 import { isRouterIntent, type RouterIntent } from "./intents.js";
@@ -19,6 +20,8 @@ export interface RouterDecision {
   readonly language: DetectedLanguage;
   /** The next most likely intents, best first (at most 2). */
   readonly alternatives: readonly { readonly intent: RouterIntent; readonly confidence: number }[];
+  /** Set when the abstain layer (abstain.ts) sends the message to the agent whatever the scores. */
+  readonly abstained?: AbstainReason;
 }
 
 export interface IntentRouter {
@@ -27,8 +30,9 @@ export interface IntentRouter {
    * Classifies one message. `resolved` holds only when the best class of all
    * is a routine intent (not needs_agent), its confidence reaches that
    * intent's calibrated threshold, and (when `enabledIntents` is given) the
-   * intent is enabled. A message whose best intent is not enabled is never
-   * forced into an enabled one: it goes to the agent.
+   * intent is enabled, and the abstain layer does not flag the message
+   * (`abstained` says why). A message whose best intent is not enabled is
+   * never forced into an enabled one: it goes to the agent.
    */
   classify(text: string, enabledIntents?: ReadonlySet<string>): RouterDecision;
 }
@@ -61,7 +65,9 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
       const intent = model.classes[best] as RouterIntent;
       const confidence = probabilities[best] as number;
       const threshold = model.thresholds[intent] ?? Number.POSITIVE_INFINITY;
+      const abstained = abstainReason(text, intent);
       const resolved =
+        abstained === undefined &&
         argmax(probabilities) === best &&
         confidence >= threshold &&
         (enabledIntents === undefined || enabledIntents.has(intent));
@@ -75,6 +81,7 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
           intent: model.classes[index] as RouterIntent,
           confidence: probabilities[index] as number,
         })),
+        ...(abstained === undefined ? {} : { abstained }),
       };
     },
   };

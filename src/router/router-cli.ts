@@ -113,6 +113,7 @@ async function classify(args: string[], io: RouterCliIo): Promise<number> {
         intent: decision.intent,
         confidence: Math.round(decision.confidence * 1e4) / 1e4,
         resolved: decision.resolved,
+        ...(decision.abstained === undefined ? {} : { abstained: decision.abstained }),
         slots: decision.slots,
       })}\n`,
     );

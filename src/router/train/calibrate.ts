@@ -1,3 +1,4 @@
+import { abstainReason } from "../abstain.js";
 import { NEEDS_AGENT, ROUTER_INTENTS } from "../intents.js";
 import type { Lexicon } from "../lexicon.js";
 import { argmax, classScores, type RouterModel, softmax } from "../model.js";
@@ -12,6 +13,8 @@ export const DEFAULT_TARGET_PRECISION = 0.985;
  * intent; summed over the intents this bounds the false-resolution rate.
  */
 export const HARD_NEGATIVE_ALLOWANCE = 0.001;
+/** Chatter's share of real traffic, as in the mixed-traffic sample (eval-sets.ts). */
+export const CHATTER_SHARE = 0.15;
 /** Below this the router never answers, whatever the validation split says. */
 export const MIN_THRESHOLD = 0.5;
 /** A threshold above 1: the intent is never resolved locally. */
@@ -95,27 +98,36 @@ export function calibrateFromScores(
   const classIndex = new Map(model.classes.map((name, index) => [name, index]));
   const labels = validation.map((example) => classIndex.get(example.label) ?? -1);
   const temperature = fitTemperature(logits, labels);
-  // The tweet pool is padding for out_of_scope, not a traffic share: its easy
-  // right answers would hide wrong ones, so together they weigh as much as
-  // the written out_of_scope messages.
-  const pooled = validation.filter((example) => example.source.endsWith(".tsv")).length;
-  const written = validation.filter(
-    (example) => example.label === "out_of_scope" && !example.source.endsWith(".tsv"),
-  ).length;
-  const poolWeight = pooled === 0 ? 1 : Math.min(1, Math.max(written, 1) / pooled);
+  // The chatter pools are padding for out_of_scope, not a traffic share: their
+  // easy right answers would hide wrong ones, so together they weigh what
+  // chatter weighs in mixed traffic (CHATTER_SHARE of all messages). Pooled
+  // real complaints (needs_agent) keep full weight: they are the costly
+  // mistakes, and they also count among the hard negatives every threshold
+  // must clear.
+  const isChatterPool = (example: LabelledExample) =>
+    example.source.endsWith(".tsv") && example.label === "out_of_scope";
+  const pooled = validation.filter(isChatterPool).length;
+  const chatterWeight = ((validation.length - pooled) * CHATTER_SHARE) / (1 - CHATTER_SHARE);
+  const poolWeight = pooled === 0 ? 1 : Math.min(1, chatterWeight / pooled);
   const scored: Scored[] = logits.map((scores, index) => {
     const example = validation[index] as LabelledExample;
     return {
       label: example.label,
       probabilities: softmax(scores, temperature),
-      weight: example.source.endsWith(".tsv") ? poolWeight : 1,
+      weight: isChatterPool(example) ? poolWeight : 1,
     };
   });
   const thresholds: Record<string, number> = {};
   const needsAgentTotal = validation.filter((example) => example.label === NEEDS_AGENT).length;
   for (const intent of ROUTER_INTENTS) {
     const at = classIndex.get(intent) as number;
-    const predicted = scored.filter((row) => argmax(row.probabilities) === at);
+    // Messages the abstain layer keeps from this intent never resolve, so
+    // they neither lower nor raise its threshold.
+    const predicted = scored.filter(
+      (row, index) =>
+        argmax(row.probabilities) === at &&
+        abstainReason((validation[index] as LabelledExample).text, intent) === undefined,
+    );
     const predictions = predicted.map((row) => ({
       confidence: row.probabilities[at] as number,
       correct: row.label === intent,

@@ -64,25 +64,44 @@ function parseJsonLines(name: string, text: string, label: string): LabelledExam
   return examples;
 }
 
-/** Tweets from a `tweet<TAB>…` TSV with a header (AfriSenti's format), labelled out_of_scope in Pidgin. */
+/**
+ * Tweets from an AfriSenti-style TSV with a header. A bare `tweet` header (the
+ * original afrisenti-oos.tsv) is Pidgin chatter, out_of_scope; a
+ * `tweet<TAB>label<TAB>lang` header gives each row its own label (an intent or
+ * needs_agent) and language, so real complaints and native chatter share the format.
+ */
 export function parseTweetPool(name: string, text: string): LabelledExample[] {
-  return text
-    .split("\n")
-    .slice(1)
-    .map((line) => line.split("\t")[0]?.trim() ?? "")
-    .filter((tweet) => tweet !== "")
-    .map((tweet, index) => ({
+  const [header = "", ...lines] = text.split("\n");
+  const labelled = header.trim() === "tweet\tlabel\tlang";
+  if (!labelled && header.trim().split("\t")[0] !== "tweet")
+    throw new CorpusError(`${name}:1: expected a "tweet" or "tweet<TAB>label<TAB>lang" header`);
+  const examples: LabelledExample[] = [];
+  lines.forEach((line, index) => {
+    const [tweet = "", label = "out_of_scope", lang = "pcm"] = line.split("\t").map((cell) => cell.trim());
+    if (tweet === "") return;
+    const where = `${name}:${index + 2}`;
+    if (labelled && !isRouterIntent(label) && label !== NEEDS_AGENT)
+      throw new CorpusError(`${where}: "${label}" names no intent`);
+    if (labelled && !(CORPUS_LANGUAGES as readonly string[]).includes(lang))
+      throw new CorpusError(`${where}: "lang" must be one of ${CORPUS_LANGUAGES.join(", ")}`);
+    examples.push({
       text: tweet,
-      label: "out_of_scope",
-      lang: "pcm" as const,
+      label: labelled ? label : "out_of_scope",
+      lang: (labelled ? lang : "pcm") as CorpusLanguage,
       group: `${name}/${index}`,
       source: name,
-    }));
+    });
+  });
+  return examples;
 }
+
+/** Tweet pools in the data folder: `afrisenti-*.tsv` (see parseTweetPool). */
+export const TWEET_POOL = /^afrisenti-.*\.tsv$/u;
 
 /**
  * Reads the training corpus: `corpus/<intent>.jsonl` (and `needs_agent.jsonl`
- * for hard negatives) plus `afrisenti-oos.tsv`, the out-of-scope tweet pool.
+ * for hard negatives) plus the tweet pools `afrisenti-*.tsv`: Pidgin and
+ * native chatter (out_of_scope) and real Pidgin complaints (needs_agent).
  * Every problem names its file and line.
  */
 export function loadCorpus(dir: string): Corpus {
@@ -100,11 +119,11 @@ export function loadCorpus(dir: string): Corpus {
     hash.update(name).update("\0").update(text);
     examples.push(...parseJsonLines(name, text, label));
   }
-  const pool = join(dir, "afrisenti-oos.tsv");
-  if (existsSync(pool)) {
-    const text = readFileSync(pool, "utf8");
-    hash.update("afrisenti-oos.tsv").update("\0").update(text);
-    examples.push(...parseTweetPool("afrisenti-oos.tsv", text));
+  for (const name of readdirSync(dir).sort()) {
+    if (!TWEET_POOL.test(name)) continue;
+    const text = readFileSync(join(dir, name), "utf8");
+    hash.update(name).update("\0").update(text);
+    examples.push(...parseTweetPool(name, text));
   }
   if (examples.length === 0) throw new CorpusError(`the corpus at ${corpusDir} is empty`);
   return { examples, sha256: hash.digest("hex") };

@@ -143,6 +143,31 @@ describe("corpus loading and augmentation", () => {
     expect(() => loadCorpus(dir)).toThrow(CorpusError);
   });
 
+  it("reads every afrisenti-*.tsv pool: a bare tweet header is Pidgin chatter, a labelled one labels each row", () => {
+    const dir = mkdtempSync(join(tmpdir(), "corpus-"));
+    mkdirSync(join(dir, "corpus"));
+    writeFileSync(join(dir, "corpus", "greeting.jsonl"), '{"text":"hi","lang":"en","group":"g1"}\n');
+    writeFileSync(join(dir, "afrisenti-oos.tsv"), "tweet\nna so the match go\n");
+    writeFileSync(
+      join(dir, "afrisenti-pcm-complaints.tsv"),
+      "tweet\tlabel\tlang\nuna thief my money\tneeds_agent\tpcm\n",
+    );
+    writeFileSync(
+      join(dir, "afrisenti-hau-chatter.tsv"),
+      "tweet\tlabel\tlang\nAllah ya kiyaye\tout_of_scope\tha\n",
+    );
+    writeFileSync(join(dir, "other.tsv"), "tweet\nnot a pool\n");
+    const loaded = loadCorpus(dir).examples.map(({ text, label, lang }) => ({ text, label, lang }));
+    expect(loaded).toEqual([
+      { text: "hi", label: "greeting", lang: "en" },
+      { text: "Allah ya kiyaye", label: "out_of_scope", lang: "ha" },
+      { text: "na so the match go", label: "out_of_scope", lang: "pcm" },
+      { text: "una thief my money", label: NEEDS_AGENT, lang: "pcm" },
+    ]);
+    writeFileSync(join(dir, "afrisenti-bad.tsv"), "tweet\tlabel\tlang\nhello\tnot_an_intent\tpcm\n");
+    expect(() => loadCorpus(dir)).toThrow(/afrisenti-bad\.tsv:2/);
+  });
+
   it("makes several-requests hard negatives from two different intents", () => {
     const made = multiRequestExamples(slice, 50, 1);
     expect(made).toHaveLength(50);
