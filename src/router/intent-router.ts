@@ -31,6 +31,13 @@ export interface IntentRouter {
    * forced into an enabled one: it goes to the agent.
    */
   classify(text: string, enabledIntents?: ReadonlySet<string>): RouterDecision;
+  /**
+   * The language of a text, without classifying it: what the rule and
+   * reply-id tiers pick a reply's language by. Hook for the language
+   * identifier (it should give the same answer as `classify(...).language`);
+   * optional so that test doubles need not implement it.
+   */
+  identifyLanguage?(text: string): DetectedLanguage;
 }
 
 export const DEFAULT_MODEL_PATH = (): string => dataPath("router", "model.bin");
@@ -76,6 +83,9 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
           confidence: probabilities[index] as number,
         })),
       };
+    },
+    identifyLanguage(text) {
+      return detectLanguage(normalizeMessage(text, lexicon));
     },
   };
 }

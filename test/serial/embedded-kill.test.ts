@@ -11,7 +11,7 @@ import { APP_SECRET } from "../support/ingress-harness.js";
 import { textWebhook } from "../support/webhook-builder.js";
 
 const CONVERSATIONS = 500;
-const greeting = (DEFAULT_RESPONDER_SETTINGS.replies as Record<string, { text: string }>).greeting?.text;
+const greeting = DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.en;
 const customer = (n: number) => `2348020${String(n).padStart(6, "0")}`;
 
 describe("embedded mode: kill -9 in the middle of 500 conversations", () => {

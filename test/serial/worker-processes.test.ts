@@ -12,15 +12,16 @@ import { createWorkerProcesses } from "../support/worker-processes.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const replies = DEFAULT_RESPONDER_SETTINGS.replies as Record<string, { text: string }>;
+const replies = DEFAULT_RESPONDER_SETTINGS.replies;
+// Default replies come per language: these English messages get the English text, the Pidgin one the Pidgin text.
 /** Five messages whose five default answers differ, in Meta-timestamp order (the first a 3 h old replay). */
 const SCRIPT = [
-  { text: "hi", age: 3 * 3600, answer: DEFAULT_RESPONDER_SETTINGS.stale.text },
-  { text: "hi", age: 4, answer: replies.greeting?.text },
-  { text: "my money never drop", age: 3, answer: DEFAULT_RESPONDER_SETTINGS.fallback.text },
-  { text: "thank you", age: 2, answer: replies.thanks_goodbye?.text },
+  { text: "hi", age: 3 * 3600, answer: DEFAULT_RESPONDER_SETTINGS.stale.text.en },
+  { text: "hi", age: 4, answer: replies.greeting.text.en },
+  { text: "my money never drop", age: 3, answer: DEFAULT_RESPONDER_SETTINGS.fallback.text.pcm },
+  { text: "thank you", age: 2, answer: replies.thanks_goodbye.text.en },
   // Last: the handoff reply hands the conversation to a human, and the bot says nothing after it.
-  { text: "talk to a human", age: 1, answer: replies.talk_to_human?.text },
+  { text: "talk to a human", age: 1, answer: replies.talk_to_human.text.en },
 ];
 const customer = (n: number) => `2348010${String(n).padStart(6, "0")}`;
 const bodyText = (m: Pick<FakeMessageRecord, "body">) =>
