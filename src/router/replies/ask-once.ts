@@ -174,8 +174,12 @@ export async function answerToAsk(
     const template = settings.templates[earlier.intent];
     if (template === undefined) return routed;
     const answers = template.needs.some((slot) => given.includes(slot) && !(slot in earlier.slots));
-    if (!answers || (routed.decision?.intent !== earlier.intent && !onlySlots(text))) return routed;
-    const language = earlier.language ?? routed.decision?.language;
+    const decision = routed.decision;
+    const sameIntent = decision?.intent === earlier.intent;
+    // A short message the classifier resolved to another intent ("check my balance 0123…") asks something else.
+    const otherRequest = decision?.resolved === true && !sameIntent;
+    if (!answers || otherRequest || (!sameIntent && !onlySlots(text))) return routed;
+    const language = earlier.language ?? decision?.language;
     const completed = localizeRoute(
       settings,
       { ...routed, intent: earlier.intent, tier: "follow_up" },

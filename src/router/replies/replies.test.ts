@@ -144,6 +144,8 @@ describe("replies that use the slots", () => {
     await again.respond(otherTurn(SHARP));
     const [unrelated] = await again.respond(otherTurn("I wan buy data for 08031234567 and check my loan"));
     expect(unrelated?.text).toBe(DEFAULT_RESPONDER_SETTINGS.fallback.text.pcm);
+    const [balance] = await again.respond(otherTurn("check my balance 0123456789"));
+    expect(Object.values(DEFAULT_RESPONDER_SETTINGS.fallback.text)).toContain(balance?.text);
   });
 
   it("forgets an ask after half an hour", async () => {
