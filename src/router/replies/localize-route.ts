@@ -13,17 +13,21 @@ export interface TurnReading {
   readonly slots: RouterSlots;
 }
 
-function turnText(messages: readonly InboundMessage[]): string {
-  return messages.flatMap((message) => (message.text === undefined ? [] : [message.text])).join("\n");
+/** The customer's own words: a tapped button's or list row's title is the bot's text, not theirs. */
+function customerText(messages: readonly InboundMessage[]): string {
+  return messages
+    .flatMap((message) => (message.text === undefined || message.replyId !== undefined ? [] : [message.text]))
+    .join("\n");
 }
 
 /**
  * The turn's language and slots when the classifier did not read it (rule
  * and reply-id tiers): the router's language hook, and the slot extractor on
- * the turn's text. Without a router the tenant's language order decides.
+ * the turn's text. Without a router, or for a turn of taps only, the
+ * tenant's language order decides.
  */
 export function readTurn(messages: readonly InboundMessage[], router: IntentRouter | undefined): TurnReading {
-  const text = turnText(messages);
+  const text = customerText(messages);
   if (text === "") return { language: undefined, slots: {} };
   const lower = text.normalize("NFKC").toLowerCase();
   const { slots } = extractSlots(lower);

@@ -196,6 +196,14 @@ describe("replies per language", () => {
     expect(routeTurn(settings, [msg("hi")]).reply.text).toBe("Ẹ kú àbọ̀ sí ṣọ́ọ̀bù Ade");
   });
 
+  it("answers a tapped button in the tenant's first language, not the button title's", () => {
+    const settings = resolveResponderSettings(tenant());
+    const tap = { ...msg("Talk to a person"), type: "interactive" as const, replyId: "talk_to_human" };
+    expect(routeTurn(settings, [tap], router).reply.text).toBe(
+      DEFAULT_RESPONDER_SETTINGS.replies.talk_to_human.text.pcm,
+    );
+  });
+
   it("keeps the plain one-text form for every language", () => {
     const settings = resolveResponderSettings(
       tenant({ replies: { greeting: { text: "How far! Na Ada." } } }),
