@@ -28,6 +28,12 @@ type ReplyList = NonNullable<TurnReply["list"]>;
 
 /** Meta's limit for a text message body. */
 export const MAX_REPLY_CHARS = 4096;
+/** Meta's limit for the body of a message with buttons or a list. */
+export const MAX_INTERACTIVE_CHARS = 1024;
+
+function limitOf(reply: { readonly buttons?: unknown; readonly list?: unknown }): number {
+  return reply.buttons === undefined && reply.list === undefined ? MAX_REPLY_CHARS : MAX_INTERACTIVE_CHARS;
+}
 
 /** A reply text: one for every language, or one per language (`{en: "...", pcm: "...", yo: "..."}`). */
 export const localizedTextSchema = z.union([
@@ -97,7 +103,7 @@ function compileText(
   allowed: ReadonlySet<string>,
   why: string,
   problems: string[],
-  options: { required?: string; longestKnown?: number } = {},
+  options: { required?: string; longestKnown?: number; limit?: number } = {},
 ): LocalizedTemplate {
   const entries: [string, string][] = typeof text === "string" ? [["", text]] : Object.entries(text);
   const byLanguage: Partial<Record<RouterLanguage, Template>> = {};
@@ -119,8 +125,11 @@ function compileText(
     const longest = maxRenderedLength(template, (name) =>
       longestPlaceholder(name, options.longestKnown ?? 0),
     );
-    if (longest > MAX_REPLY_CHARS)
-      problems.push(`${at}: may render ${longest} characters, over Meta's ${MAX_REPLY_CHARS}; shorten it`);
+    const limit = options.limit ?? MAX_REPLY_CHARS;
+    if (longest > limit)
+      problems.push(
+        `${at}: may render ${longest} characters, over Meta's ${limit}${limit === MAX_REPLY_CHARS ? "" : " for a message with buttons or a list"}; shorten it`,
+      );
     if (language === "") any = template;
     else byLanguage[language as RouterLanguage] = template;
   }
@@ -145,6 +154,7 @@ export function compileReply(raw: RawReply, where: string, problems: string[]): 
     if (isReplySlot(slot)) needs.push(slot);
     else problems.push(`${where}.needs[${index}]: unknown slot "${slot}" (known: ${REPLY_SLOTS.join(", ")})`);
   });
+  const limit = limitOf(raw);
   const text = compileText(
     raw.text,
     `${where}.text`,
@@ -153,6 +163,7 @@ export function compileReply(raw: RawReply, where: string, problems: string[]): 
       ? "cannot be used here: a text names only slots listed in the reply's needs"
       : "cannot be used here: a text names only slots listed in the reply's needs (ask names {missing} and {known})",
     problems,
+    { limit },
   );
   if (raw.ask !== undefined && needs.length === 0)
     problems.push(`${where}.ask: an ask needs needs (the slots it asks for)`);
@@ -179,7 +190,7 @@ export function compileReply(raw: RawReply, where: string, problems: string[]): 
             ? "cannot be used here: ask names only {missing} (and {known} when the reply has a known text)"
             : "cannot be used here: ask names only {missing} and {known}",
           problems,
-          { required: "missing", longestKnown: longestOf(known) },
+          { required: "missing", longestKnown: longestOf(known), limit },
         );
   if (problems.length > before) return undefined;
   return {
@@ -242,8 +253,8 @@ function extrasOf(reply: LocalizedReply): Omit<TurnReply, "text"> {
   };
 }
 
-function capped(text: string): string {
-  return text.length <= MAX_REPLY_CHARS ? text : `${text.slice(0, MAX_REPLY_CHARS - 1)}…`;
+function capped(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }
 
 /**
@@ -260,7 +271,7 @@ export function renderReply(reply: LocalizedReply, context: ReplyContext): Rende
     const text = fillTemplate(template, (name) =>
       isReplySlot(name) ? slotWords(name, context.slots, language) : undefined,
     );
-    return { reply: { text: capped(text), ...extras }, missing, language };
+    return { reply: { text: capped(text, limitOf(reply)), ...extras }, missing, language };
   }
   if (reply.ask === undefined) return undefined;
   const [template, language] = pick(reply.ask, chain, context.order);
@@ -277,7 +288,7 @@ export function renderReply(reply: LocalizedReply, context: ReplyContext): Rende
     if (name === "known") return known();
     return undefined;
   });
-  return { reply: { text: capped(text), ...extras }, missing, language };
+  return { reply: { text: capped(text, limitOf(reply)), ...extras }, missing, language };
 }
 
 /** A reply that is the same whatever the customer said (fallback, stale): rendered with no slots. */

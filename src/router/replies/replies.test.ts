@@ -265,6 +265,16 @@ describe("template mistakes stop the start", () => {
     );
   });
 
+  it("holds a reply with buttons to Meta's 1,024 characters for an interactive body", () => {
+    const buttons = [{ id: "talk_to_human", title: "Talk to a person" }];
+    expect(problem({ greeting: { text: "x".repeat(1_500), buttons } })).toMatch(
+      /replies\.greeting\.text: may render 1500 characters, over Meta's 1024 for a message with buttons or a list/,
+    );
+    expect(() =>
+      resolveResponderSettings(tenant({ replies: { greeting: { text: "x".repeat(1_500) } } })),
+    ).not.toThrow();
+  });
+
   it("accepts literal braces written twice", () => {
     const settings = resolveResponderSettings(
       tenant({ replies: { greeting: { text: "Use code {{SAVE10}}" } } }),
