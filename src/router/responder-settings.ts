@@ -80,7 +80,7 @@ const settingsSchema = z.looseObject({
       rules: z.array(ruleSchema).optional(),
       /** Interactive reply ids that name a different intent than themselves. */
       replyIds: z.record(z.string(), z.string()).optional(),
-      /** Which language's text a customer gets when theirs has none (and for "mix"): default en, pcm. */
+      /** Which language's text a customer gets when theirs has none (and for "mix"): default pcm, en. */
       languages: z.array(z.enum(ROUTER_LANGUAGES)).min(1).optional(),
     })
     .optional(),
@@ -102,7 +102,7 @@ export interface ResponderSettings {
   readonly replyIds: Readonly<Record<string, string>>;
   /** Intents the classifier may answer locally: `router.enabledIntents`, or every intent. */
   readonly enabledIntents: ReadonlySet<string>;
-  /** The defaults' replies with the tenant's on top, per intent. */
+  /** The defaults' replies with the tenant's on top, per intent, in the tenant's first language and without slots. */
   readonly replies: Readonly<Record<string, TurnReply>>;
   readonly fallback: TurnReply;
   readonly stale: TurnReply;
@@ -110,7 +110,7 @@ export interface ResponderSettings {
   readonly templates: Readonly<Record<string, LocalizedReply>>;
   readonly fallbackTemplate: LocalizedReply;
   readonly staleTemplate: LocalizedReply;
-  /** The tenant's language fallback order (`router.languages`, default en then pcm). */
+  /** The tenant's language fallback order (`router.languages`, default pcm then en). */
   readonly languages: readonly RouterLanguage[];
 }
 
