@@ -15,7 +15,8 @@ import type { IntentRouter, RouterMetrics } from "../router/index.js";
 import {
   type ResponderSettings,
   resolveResponderSettings,
-  routeAndCount,
+  routeAskOnceAndCount,
+  staleReply,
   staleTurnDecision,
   turnDecisionOf,
 } from "../router/index.js";
@@ -239,7 +240,13 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
       ) {
         return confirmation(turn, settings, last, replyId, customerId);
       }
-      const routed = routeAndCount(responder, turn, deps.router, deps.routerMetrics);
+      // Asks for missing slots once per intent; the ask is remembered in the conversation's history.
+      const routed = await routeAskOnceAndCount(responder, turn, {
+        router: deps.router,
+        metrics: deps.routerMetrics,
+        state: deps.state,
+        onError: (error) => deps.logger.warn({ err: error }, "could not read or record a slot question"),
+      });
       if (routed.decision !== undefined && URGENT_INTENTS.has(routed.decision.intent)) {
         await deps.state.markPriority(turn.conversationKey, Date.now() + URGENT_FOR_MS);
       }
@@ -260,7 +267,7 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     },
     async respondToStale(turn) {
       await deps.onTurnDecision?.(staleTurnDecision(turn));
-      return [settingsOf(turn.tenant)[0].stale];
+      return [staleReply(settingsOf(turn.tenant)[0], turn, deps.router)];
     },
   };
 }

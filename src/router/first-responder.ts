@@ -1,7 +1,17 @@
 import type { TenantConfig } from "../config/index.js";
-import type { Responder, TurnDecision, TurnDecisionHook, TurnInput } from "../conversation/index.js";
+import type {
+  ConversationStateStore,
+  Responder,
+  TurnDecision,
+  TurnDecisionHook,
+  TurnInput,
+  TurnReply,
+} from "../conversation/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import type { IntentRouter } from "./intent-router.js";
+import { answerToAsk, askOnce, historyAskMemory } from "./replies/ask-once.js";
+import { localizeRoute, readTurn } from "./replies/localize-route.js";
+import { renderPlain } from "./replies/localized-reply.js";
 import { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 import type { RouterMetrics } from "./router-metrics.js";
 import { classifierTier, type RouteResult, replyIdTier, ruleTier } from "./tiers/index.js";
@@ -14,12 +24,27 @@ import { classifierTier, type RouteResult, replyIdTier, ruleTier } from "./tiers
  * first rule whose pattern matches its text. Then the classifier reads the
  * turn's texts together (a burst "hello" / "my money never drop" is one
  * request) and answers when it resolves an enabled intent that has a reply.
- * Anything else gets the fallback.
+ * Anything else gets the fallback. The reply is then fitted to the customer
+ * (replies/localize-route.ts): their language, and the slots they gave.
  */
 export function routeTurn(
   settings: ResponderSettings,
   messages: readonly InboundMessage[],
   router?: IntentRouter,
+): RouteResult {
+  const routed = pickRoute(settings, messages, router);
+  const { decision } = routed;
+  const reading =
+    decision === undefined
+      ? readTurn(messages, router)
+      : { language: decision.language, slots: decision.slots };
+  return localizeRoute(settings, routed, reading);
+}
+
+function pickRoute(
+  settings: ResponderSettings,
+  messages: readonly InboundMessage[],
+  router: IntentRouter | undefined,
 ): RouteResult {
   const fallback: RouteResult = { intent: undefined, reply: settings.fallback, tier: "fallback" };
   const last = [...messages].reverse().find((m) => m.replyId !== undefined || m.text !== undefined);
@@ -40,6 +65,12 @@ export function routeAndCount(
   metrics: RouterMetrics | undefined,
 ): RouteResult {
   const routed = routeTurn(settings, turn.messages, router);
+  countRouted(turn, routed, metrics);
+  return routed;
+}
+
+/** Counts a routed turn's classifier decision in the router metrics (resolved: answered by the classifier). */
+export function countRouted(turn: TurnInput, routed: RouteResult, metrics: RouterMetrics | undefined): void {
   const decision = routed.decision;
   if (decision !== undefined && metrics !== undefined) {
     metrics.decisions.inc({
@@ -50,7 +81,49 @@ export function routeAndCount(
     });
     metrics.confidence.observe({ intent: decision.intent }, decision.confidence);
   }
+}
+
+/**
+ * Routes a turn, asks for missing slots at most once per intent (the
+ * conversation's history remembers the ask; see replies/ask-once.ts), then
+ * counts it. Without a state store every turn may ask.
+ */
+export async function routeAskOnceAndCount(
+  settings: ResponderSettings,
+  turn: TurnInput,
+  options: {
+    readonly router?: IntentRouter | undefined;
+    readonly metrics?: RouterMetrics | undefined;
+    readonly state?: ConversationStateStore | undefined;
+    readonly now?: number;
+    readonly onError?: (error: unknown) => void;
+  },
+): Promise<RouteResult> {
+  const first = routeTurn(settings, turn.messages, options.router);
+  const { state } = options;
+  const now = options.now ?? Date.now();
+  const routed =
+    state === undefined
+      ? first
+      : first.asked !== undefined
+        ? await askOnce(settings, first, turn.conversationKey, historyAskMemory(state), now, options.onError)
+        : await answerToAsk(
+            settings,
+            first,
+            turn.messages,
+            turn.conversationKey,
+            historyAskMemory(state),
+            now,
+            options.onError,
+          );
+  countRouted(turn, routed, options.metrics);
   return routed;
+}
+
+/** The tenant's `stale` reply in the language of the turn's messages (else the tenant's first language). */
+export function staleReply(settings: ResponderSettings, turn: TurnInput, router?: IntentRouter): TurnReply {
+  const { language } = readTurn(turn.messages, router);
+  return renderPlain(settings.staleTemplate, { language, order: settings.languages });
 }
 
 /** How a routed turn is reported to `onTurnDecision`: reply ids and rules are certain, the classifier is not. */
@@ -78,6 +151,8 @@ export interface FirstResponderOptions {
   readonly metrics?: RouterMetrics;
   /** Told each turn's decision (the message log records it); optional. */
   readonly onTurnDecision?: TurnDecisionHook;
+  /** Remembers which slots were asked for, so they are asked once (replies/ask-once.ts); optional. */
+  readonly state?: ConversationStateStore;
 }
 
 /**
@@ -94,16 +169,16 @@ export function createFirstResponder(
 ): Responder {
   const settings = new Map(tenants.map((tenant) => [tenant.id, resolveResponderSettings(tenant)]));
   const of = (tenant: TenantConfig) => settings.get(tenant.id) ?? resolveResponderSettings(tenant);
-  const { router, metrics, onTurnDecision } = options;
+  const { router, metrics, onTurnDecision, state } = options;
   return {
     async respond(turn) {
-      const routed = routeAndCount(of(turn.tenant), turn, router, metrics);
+      const routed = await routeAskOnceAndCount(of(turn.tenant), turn, { router, metrics, state });
       await onTurnDecision?.(turnDecisionOf(turn, routed));
       return [routed.reply];
     },
     async respondToStale(turn) {
       await onTurnDecision?.(staleTurnDecision(turn));
-      return [of(turn.tenant).stale];
+      return [staleReply(of(turn.tenant), turn, router)];
     },
   };
 }

@@ -7,10 +7,13 @@ export { formatReport } from "./eval/format-report.js";
 export { keywordIntent } from "./eval/keyword-router.js";
 export { extractFeatures } from "./features.js";
 export {
+  countRouted,
   createFirstResponder,
   type FirstResponderOptions,
   routeAndCount,
+  routeAskOnceAndCount,
   routeTurn,
+  staleReply,
   staleTurnDecision,
   turnDecisionOf,
 } from "./first-responder.js";
@@ -33,6 +36,21 @@ export {
 } from "./model.js";
 export { normalizeMessage } from "./normalize.js";
 export { dataPath, packageRoot } from "./package-files.js";
+export {
+  ASK_REMEMBERED_MS,
+  ASKED_ENTRY,
+  type AskMemory,
+  askOnce,
+  historyAskMemory,
+} from "./replies/ask-once.js";
+export { localizeRoute, readTurn, type TurnReading } from "./replies/localize-route.js";
+export {
+  DEFAULT_REPLY_LANGUAGES,
+  type LocalizedReply,
+  type RenderedReply,
+  renderPlain,
+  renderReply,
+} from "./replies/localized-reply.js";
 export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 export { ROUTER_USAGE, runRouterCommand, type TenantIntentsLookup } from "./router-cli.js";
 export { createRouterMetrics, type RouterMetrics } from "./router-metrics.js";

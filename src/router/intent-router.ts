@@ -35,6 +35,13 @@ export interface IntentRouter {
    * never forced into an enabled one: it goes to the agent.
    */
   classify(text: string, enabledIntents?: ReadonlySet<string>): RouterDecision;
+  /**
+   * The language of a text, without classifying it: what the rule and
+   * reply-id tiers pick a reply's language by. Hook for the language
+   * identifier (it should give the same answer as `classify(...).language`);
+   * optional so that test doubles need not implement it.
+   */
+  identifyLanguage?(text: string): DetectedLanguage;
 }
 
 export const DEFAULT_MODEL_PATH = (): string => dataPath("router", "model.bin");
@@ -83,6 +90,9 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
         })),
         ...(abstained === undefined ? {} : { abstained }),
       };
+    },
+    identifyLanguage(text) {
+      return detectLanguage(normalizeMessage(text, lexicon));
     },
   };
 }

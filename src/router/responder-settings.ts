@@ -4,6 +4,14 @@ import type { TurnReply } from "../conversation/index.js";
 import { ResponderSettingsError } from "../conversation/index.js";
 import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 import { isRouterIntent, ROUTER_INTENTS } from "./intents.js";
+import { ROUTER_LANGUAGES, type RouterLanguage } from "./lexicon.js";
+import {
+  compileReply,
+  DEFAULT_REPLY_LANGUAGES,
+  type LocalizedReply,
+  localizedTextSchema,
+  renderPlain,
+} from "./replies/localized-reply.js";
 
 // Meta's limits for list messages (docs/whatsapp-cloud-api.md §6).
 const listSchema = z
@@ -39,7 +47,12 @@ const listSchema = z
 
 const replySchema = z
   .looseObject({
-    text: z.string().min(1).max(4096),
+    /** One text, or one per language ({en, pcm, yo, ha, ig}); may name slots (replies/localized-reply.ts). */
+    text: localizedTextSchema,
+    /** The essential slots: `text` is said once all are known, `ask` (if any) while some are missing. */
+    needs: z.array(z.string()).optional(),
+    ask: localizedTextSchema.optional(),
+    known: localizedTextSchema.optional(),
     buttons: z
       .array(z.object({ id: z.string().min(1).max(256), title: z.string().min(1).max(20) }))
       .min(1)
@@ -67,6 +80,8 @@ const settingsSchema = z.looseObject({
       rules: z.array(ruleSchema).optional(),
       /** Interactive reply ids that name a different intent than themselves. */
       replyIds: z.record(z.string(), z.string()).optional(),
+      /** Which language's text a customer gets when theirs has none (and for "mix"): default pcm, en. */
+      languages: z.array(z.enum(ROUTER_LANGUAGES)).min(1).optional(),
     })
     .optional(),
   replies: z.record(z.string(), replySchema).optional(),
@@ -87,17 +102,16 @@ export interface ResponderSettings {
   readonly replyIds: Readonly<Record<string, string>>;
   /** Intents the classifier may answer locally: `router.enabledIntents`, or every intent. */
   readonly enabledIntents: ReadonlySet<string>;
-  /** The defaults' replies with the tenant's on top, per intent. */
+  /** The defaults' replies with the tenant's on top, per intent, in the tenant's first language and without slots. */
   readonly replies: Readonly<Record<string, TurnReply>>;
   readonly fallback: TurnReply;
   readonly stale: TurnReply;
-}
-
-function asReply(reply: z.output<typeof replySchema>): TurnReply {
-  const handoff = reply.handoff === true ? { handoff: true } : {};
-  if (reply.buttons !== undefined) return { text: reply.text, buttons: reply.buttons, ...handoff };
-  if (reply.list !== undefined) return { text: reply.text, list: reply.list, ...handoff };
-  return { text: reply.text, ...handoff };
+  /** The replies as written (per language, with slots): what the tiers render for each customer. */
+  readonly templates: Readonly<Record<string, LocalizedReply>>;
+  readonly fallbackTemplate: LocalizedReply;
+  readonly staleTemplate: LocalizedReply;
+  /** The tenant's language fallback order (`router.languages`, default pcm then en). */
+  readonly languages: readonly RouterLanguage[];
 }
 
 /**
@@ -143,16 +157,38 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
   for (const [id, intent] of Object.entries(own.router?.replyIds ?? {}))
     checkIntent(intent, `router.replyIds.${id}`);
   if (problems.length > 0) throw new ResponderSettingsError(tenant.id, problems);
+  const templates: Record<string, LocalizedReply> = {};
+  for (const [intent, reply] of Object.entries(defaults.replies)) {
+    const compiled = compileReply(replySchema.parse(reply), `default replies.${intent}`, problems);
+    if (compiled !== undefined) templates[intent] = compiled;
+  }
+  for (const [intent, reply] of Object.entries(own.replies ?? {})) {
+    const compiled = compileReply(reply, `replies.${intent}`, problems);
+    if (compiled !== undefined) templates[intent] = compiled;
+  }
+  const fallbackTemplate = compileReply(
+    own.fallback ?? replySchema.parse(defaults.fallback),
+    "fallback",
+    problems,
+  );
+  const staleTemplate = compileReply(own.stale ?? replySchema.parse(defaults.stale), "stale", problems);
+  if (problems.length > 0 || fallbackTemplate === undefined || staleTemplate === undefined)
+    throw new ResponderSettingsError(tenant.id, problems);
+  const languages = own.router?.languages ?? DEFAULT_REPLY_LANGUAGES;
+  // The replies as plain TurnReplies, in the tenant's first language (for callers that do not render per customer).
+  const plain = (reply: LocalizedReply): TurnReply => renderPlain(reply, { order: languages });
   const replies: Record<string, TurnReply> = {};
-  for (const [intent, reply] of Object.entries(defaults.replies))
-    replies[intent] = asReply(replySchema.parse(reply));
-  for (const [intent, reply] of Object.entries(own.replies ?? {})) replies[intent] = asReply(reply);
+  for (const [intent, template] of Object.entries(templates)) replies[intent] = plain(template);
   return {
     rules,
     replyIds: own.router?.replyIds ?? {},
     enabledIntents: new Set(enabled),
     replies,
-    fallback: asReply(own.fallback ?? replySchema.parse(defaults.fallback)),
-    stale: asReply(own.stale ?? replySchema.parse(defaults.stale)),
+    fallback: plain(fallbackTemplate),
+    stale: plain(staleTemplate),
+    templates,
+    fallbackTemplate,
+    staleTemplate,
+    languages,
   };
 }

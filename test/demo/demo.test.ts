@@ -9,11 +9,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import { type RunningDemo, readDemoState, runSimulateCommand, startDemo } from "../../src/demo/index.js";
 import { createLogger } from "../../src/observability/index.js";
+import { DEFAULT_RESPONDER_SETTINGS } from "../../src/router/index.js";
 import { type DemoBackend, demoBackend, skipWithoutDemoBackend } from "../support/demo-backend.js";
 import { eventually } from "../support/eventually.js";
 
 const bin = fileURLToPath(new URL("../../bin/sharpsharp.js", import.meta.url));
-const GREETING = "Hello! How far? 👋 Wetin we fit do for you today? Tell us in your own words.";
+/** "hi" reads as English: the default greeting's English text. */
+const GREETING = DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.en;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -1,8 +1,10 @@
 import type { TurnReply } from "../../conversation/index.js";
+import type { DetectedLanguage } from "../detect-language.js";
 import type { RouterDecision } from "../intent-router.js";
+import type { RouterSlots } from "../slots.js";
 
-/** Which tier of the router decided a turn. */
-export type RouteTier = "reply_id" | "rule" | "classifier" | "fallback";
+/** Which tier of the router decided a turn (`follow_up`: the customer sent what the bot had asked for). */
+export type RouteTier = "reply_id" | "rule" | "classifier" | "follow_up" | "fallback";
 
 /** How a turn was routed: the intent, or `undefined` for the fallback. */
 export interface RouteResult {
@@ -11,4 +13,14 @@ export interface RouteResult {
   readonly tier: RouteTier;
   /** The classifier's view of the turn's text, when it was consulted (hints for the agent). */
   readonly decision?: RouterDecision;
+  /**
+   * Set when the reply asks the customer for essential slots it lacks: what
+   * was missing, the slots it did have and the customer's language (the
+   * responder asks only once per intent: see replies/ask-once.ts).
+   */
+  readonly asked?: {
+    readonly missing: readonly string[];
+    readonly slots: RouterSlots;
+    readonly language: DetectedLanguage | undefined;
+  };
 }
