@@ -2,7 +2,7 @@ import type { DetectedLanguage } from "../detect-language.js";
 import type { RouterLanguage } from "../lexicon.js";
 import { dataPath } from "../package-files.js";
 import { type LanguageModel, languageRows, languageScores, loadLanguageModelFile } from "./language-model.js";
-import { languageText, letterCount } from "./language-text.js";
+import { languageText } from "./language-text.js";
 
 /** What the identifier makes of a message. */
 export interface LanguageGuess {
@@ -34,7 +34,7 @@ export const LANGUAGE_RULES = {
   minShortProbability: 0.6,
   /** `mix` needs this many words, and the second language within this ratio of the first. */
   mixMinWords: 4,
-  mixRatio: 0.5,
+  mixRatio: 0.35,
 } as const;
 
 export interface LanguageIdentifier {
@@ -83,12 +83,19 @@ export function createLanguageIdentifier(model: LanguageModel): LanguageIdentifi
       const top = classes[best] as RouterLanguage;
       const pTop = scores[top];
       const pSecond = scores[classes[second] as RouterLanguage];
-      if (letterCount(text) < LANGUAGE_RULES.minLetters)
+      if (text.letters < LANGUAGE_RULES.minLetters)
         return { language: fallback, probability: scores[fallback], scores, basis: "short" };
-      const words = text.folded.split(" ").length;
+      const words = text.words;
       if (words < LANGUAGE_RULES.shortWords && pTop < LANGUAGE_RULES.minShortProbability)
         return { language: fallback, probability: scores[fallback], scores, basis: "uncertain" };
-      if (words >= LANGUAGE_RULES.mixMinWords && pSecond >= pTop * LANGUAGE_RULES.mixRatio)
+      // English and Pidgin shade into each other: two of them close is not code-switching worth a "mix".
+      const englishBased = top === "en" || top === "pcm";
+      const secondEnglishBased = classes[second] === "en" || classes[second] === "pcm";
+      if (
+        words >= LANGUAGE_RULES.mixMinWords &&
+        pSecond >= pTop * LANGUAGE_RULES.mixRatio &&
+        !(englishBased && secondEnglishBased)
+      )
         return { language: "mix", probability: pTop, scores, basis: "mix" };
       return { language: top, probability: pTop, scores, basis: "model" };
     },
@@ -98,4 +105,12 @@ export function createLanguageIdentifier(model: LanguageModel): LanguageIdentifi
 /** The identifier from the package's language model (or the given file). */
 export function loadLanguageIdentifier(path: string = DEFAULT_LANGUAGE_MODEL_PATH()): LanguageIdentifier {
   return createLanguageIdentifier(loadLanguageModelFile(path));
+}
+
+let packaged: LanguageIdentifier | undefined;
+
+/** The package's language identifier, loaded once (data/router/language.bin). */
+export function defaultLanguageIdentifier(): LanguageIdentifier {
+  packaged ??= loadLanguageIdentifier();
+  return packaged;
 }

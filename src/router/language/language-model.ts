@@ -24,8 +24,8 @@ export interface LanguageModel {
   readonly weights: Float32Array;
   readonly bias: Float32Array;
   readonly provenance: LanguageModelProvenance;
-  /** Open-addressing table from a hash to its feature's row (built on load). */
-  readonly table: { readonly keys: Uint32Array; readonly rows: Int32Array; readonly mask: number };
+  /** Open-addressing table from a hash to its feature's row (built on load): [hash, row + 1] pairs, 0 empty. */
+  readonly table: { readonly slots: Uint32Array; readonly mask: number };
 }
 
 export class LanguageModelError extends Error {
@@ -59,26 +59,26 @@ export function createLanguageModel(
       throw new LanguageModelError(`unknown language "${name}" in the model`);
   let size = 1;
   while (size < hashes.length * 2) size *= 2;
-  const keys = new Uint32Array(size);
-  const rows = new Int32Array(size).fill(-1);
+  // Hash and row side by side: one cache line per probe.
+  const slots = new Uint32Array(size * 2);
   const mask = size - 1;
   for (let row = 0; row < hashes.length; row += 1) {
     const hash = hashes[row] as number;
     let slot = slotOf(hash, mask);
-    while (rows[slot] !== -1) slot = (slot + 1) & mask;
-    keys[slot] = hash;
-    rows[slot] = row;
+    while (slots[slot * 2 + 1] !== 0) slot = (slot + 1) & mask;
+    slots[slot * 2] = hash;
+    slots[slot * 2 + 1] = row + 1;
   }
-  return { classes, hashes, weights, bias, provenance, table: { keys, rows, mask } };
+  return { classes, hashes, weights, bias, provenance, table: { slots, mask } };
 }
 
 /** The row of a feature hash, or -1 when the model does not know it. */
 export function featureRow(model: LanguageModel, hash: number): number {
-  const { keys, rows, mask } = model.table;
+  const { slots, mask } = model.table;
   let slot = slotOf(hash, mask);
   for (;;) {
-    const row = rows[slot] as number;
-    if (row === -1 || keys[slot] === hash) return row;
+    const row = slots[slot * 2 + 1] as number;
+    if (row === 0 || slots[slot * 2] === hash) return row - 1;
     slot = (slot + 1) & mask;
   }
 }
