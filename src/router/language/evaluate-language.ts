@@ -38,10 +38,10 @@ export class LanguageEvalError extends Error {
  */
 export function loadLanguageEvalFile(path: string): LanguageEvalExample[] {
   const name = basename(path);
-  const text = readFileSync(path, "utf8");
   const afrisenti = AFRISENTI_NAME.exec(name);
+  if (afrisenti?.[2] === "test") throw new LanguageEvalError(`${name}: AfriSenti test files are never used`);
+  const text = readFileSync(path, "utf8");
   if (afrisenti !== null) {
-    if (afrisenti[2] === "test") throw new LanguageEvalError(`${name}: AfriSenti test files are never used`);
     const lang = AFRISENTI_LANGUAGES[afrisenti[1] as string] as DetectedLanguage;
     const [header = "", ...lines] = text.split("\n");
     const column = header.split("\t").indexOf("tweet");
