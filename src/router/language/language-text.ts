@@ -25,10 +25,17 @@ export function stripTweetNoise(text: string): string {
     .trim();
 }
 
-const HOOKED: Readonly<Record<string, string>> = { ɗ: "d", ƙ: "k", ɓ: "b", ƴ: "y", ŋ: "n" };
-const FOLDED_AWAY = /\p{M}|[ɗƙɓƴŋ]/gu;
-const APOSTROPHES = /['’`]/gu;
-const RUNS = /(\p{L})\1{2,}/gu;
+// Hooked letters (Hausa) folded to their plain letter.
+const HOOKED = new Map([
+  [0x0257, 0x64], // ɗ
+  [0x0199, 0x6b], // ƙ
+  [0x0253, 0x62], // ɓ
+  [0x01b4, 0x79], // ƴ
+  [0x014b, 0x6e], // ŋ
+]);
+const LETTER = /\p{L}/u;
+const MARK = /\p{M}/u;
+const MAYBE_TWEET_NOISE = /[@:]|RT|www\./iu;
 
 /** Letters read from a message at most (the language shows long before; it keeps long messages cheap). */
 export const MAX_LANGUAGE_CHARS = 160;
@@ -49,27 +56,63 @@ export interface LanguageText {
  * folded words "owo mi ti dauka" and the marks "\u0323\u0300\u0301ɗ". Folding
  * makes Yoruba and Igbo written without tone marks look like the same
  * language written with them; the marks are kept aside as evidence of their own.
- * Reads the first MAX_LANGUAGE_CHARS characters of the cleaned text.
+ * Apostrophes join ("n'akaụntụ" → "nakauntu"), runs of a letter stop at two.
+ * Reads about MAX_LANGUAGE_CHARS characters (whole words). One pass over the
+ * characters: this runs on every message.
  */
 export function languageText(original: string): LanguageText {
-  // Links and handles aside, twice the characters kept is plenty to start from.
-  let clean = stripTweetNoise(
-    original.length > 2 * MAX_LANGUAGE_CHARS ? original.slice(0, 2 * MAX_LANGUAGE_CHARS) : original,
-  )
-    .toLowerCase()
-    .replace(APOSTROPHES, "");
-  if (clean.length > MAX_LANGUAGE_CHARS)
-    clean = clean.slice(0, clean.lastIndexOf(" ", MAX_LANGUAGE_CHARS) + 1 || MAX_LANGUAGE_CHARS).trimEnd();
+  // Handles and links aside, twice the characters kept is plenty to start from.
+  let text = original.length > 2 * MAX_LANGUAGE_CHARS ? original.slice(0, 2 * MAX_LANGUAGE_CHARS) : original;
+  if (MAYBE_TWEET_NOISE.test(text)) text = text.replace(TWEET_NOISE, " ");
+  // Printable ASCII is its own NFKC and NFD form: most messages skip the normalisation.
+  const source = ASCII.test(text)
+    ? text.toLowerCase()
+    : text.normalize("NFKC").toLowerCase().normalize("NFD");
+  let folded = "";
   let marks = "";
-  if (!ASCII.test(clean)) {
-    clean = clean.normalize("NFD").replace(FOLDED_AWAY, (found) => {
-      if (!marks.includes(found)) marks += found;
-      return HOOKED[found] ?? "";
-    });
+  let last = -1;
+  let run = 0;
+  let space = false;
+  let index = 0;
+  for (; index < source.length && folded.length < MAX_LANGUAGE_CHARS; index += 1) {
+    let code = source.charCodeAt(index);
+    let letter = false;
+    if (code >= 0x61 && code <= 0x7a) letter = true;
+    else if (code === 0x27 || code === 0x60 || code === 0x2019)
+      continue; // apostrophes join
+    else if (code < 0x80 || code === 0xfe0e || code === 0xfe0f) letter = false;
+    else if (code >= 0xd800 && code <= 0xdbff)
+      index += 1; // emoji and other astral symbols
+    else {
+      const hooked = HOOKED.get(code);
+      const char = source[index] as string;
+      if (hooked !== undefined || (code >= 0x300 && code <= 0x36f) || MARK.test(char)) {
+        if (!marks.includes(char)) marks += char;
+        if (hooked === undefined) continue; // a mark: the letter before it stands
+        code = hooked;
+        letter = true;
+      } else letter = LETTER.test(char);
+    }
+    if (!letter) {
+      last = -1;
+      space = folded.length > 0;
+      continue;
+    }
+    if (code === last) {
+      run += 1;
+      if (run > 2) continue;
+    } else {
+      last = code;
+      run = 1;
+    }
+    if (space) folded += " ";
+    space = false;
+    folded += String.fromCharCode(code);
   }
-  const folded = clean.replace(RUNS, "$1$1").replace(SPACES, " ").trim();
+  // Cut at a word's end, not inside one.
+  if (index < source.length && folded.lastIndexOf(" ") > 0) folded = folded.slice(0, folded.lastIndexOf(" "));
   let words = folded === "" ? 0 : 1;
-  for (let index = 0; index < folded.length; index += 1) if (folded.charCodeAt(index) === 32) words += 1;
+  for (let at = 0; at < folded.length; at += 1) if (folded.charCodeAt(at) === 32) words += 1;
   return { folded, marks, words, letters: folded.length - Math.max(0, words - 1) };
 }
 

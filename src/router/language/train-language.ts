@@ -23,7 +23,7 @@ export interface LanguageTrainOptions {
 
 export const DEFAULT_LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = {
   minCount: 3,
-  maxFeatures: 20_000,
+  maxFeatures: 10_000,
   epochs: 12,
   learningRate: 0.5,
   l2: 1e-6,
