@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { asEvalExamples, loadEvalFile } from "./eval/eval-sets.js";
@@ -23,7 +23,7 @@ export const ROUTER_USAGE = `Usage: sharpsharp router <command>
 Commands:
   train      Train the classifier from data/router into data/router/model.bin
              (--data DIR, --out FILE) and the language identifier into
-             data/router/language.bin (--language-out FILE; --language-only
+             language.bin beside it (--language-out FILE; --language-only
              trains just that). Same data, same models, byte for byte.
   classify   Read JSON lines {"id","text"} on stdin, write one line per input:
              {"id","intent","confidence","resolved","slots"} (--model FILE,
@@ -69,7 +69,10 @@ function train(args: string[], io: RouterCliIo): number {
   });
   const started = performance.now();
   const dataDir = values.data ?? dataPath("router");
-  io.stdout.write(`${trainLanguageFiles(dataDir, values["language-out"])}\n`);
+  const languageOut =
+    values["language-out"] ??
+    (values.out === undefined ? undefined : join(dirname(values.out), "language.bin"));
+  io.stdout.write(`${trainLanguageFiles(dataDir, languageOut)}\n`);
   if (values["language-only"] === true) return 0;
   const out = values.out ?? DEFAULT_MODEL_PATH();
   const corpus = loadCorpus(dataDir);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { detectLanguage } from "../detect-language.js";
@@ -28,6 +28,9 @@ class LanguageUsageError extends Error {
 
 /** Trains the language identifier from a router data folder into its model file; returns a one-line summary. */
 export function trainLanguageFiles(dataDir: string, out: string = DEFAULT_LANGUAGE_MODEL_PATH()): string {
+  // A data folder made for a test or a tenant may hold a corpus only.
+  if (!existsSync(join(dataDir, "language")))
+    return `language model: skipped (no language/ folder in ${dataDir})`;
   const started = performance.now();
   const data = loadLanguageData(dataDir);
   const model = trainLanguageModel(data.examples, data.sha256);
