@@ -12,10 +12,15 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
   corpusTestLanguages,
+  createIntentRouter,
   DEFAULT_LANGUAGE_MODEL_PATH,
+  DEFAULT_MODEL_PATH,
   dataPath,
+  type LanguageIdentifier,
   loadLanguageEvalFile,
   loadLanguageIdentifier,
+  loadLexicon,
+  loadModelFile,
 } from "../../src/router/index.js";
 
 const { values } = parseArgs({
@@ -54,6 +59,34 @@ for (let round = 0; round < Number(values.repeat); round += 1)
     all.push(elapsed);
     if (text.length > 120) long.push(elapsed);
   }
+// The whole router's classify with the identifier, and with a constant in its place (what the identifier adds).
+const model = loadModelFile(DEFAULT_MODEL_PATH());
+const lexicon = loadLexicon();
+const constant: LanguageIdentifier = {
+  model: identifier.model,
+  identify: () => ({
+    language: "en",
+    probability: 1,
+    scores: { en: 1, pcm: 0, yo: 0, ha: 0, ig: 0 },
+    basis: "model",
+  }),
+};
+const routers = {
+  "router.classify with the identifier": createIntentRouter(model, lexicon, identifier),
+  "router.classify without it": createIntentRouter(model, lexicon, constant),
+};
+const routerTimes = new Map<string, number[]>(Object.keys(routers).map((name) => [name, []]));
+const corpusTexts = texts.slice(0, corpusTestLanguages(dataPath("router")).length);
+for (let round = 0; round < Number(values.repeat); round += 1)
+  for (const [name, router] of Object.entries(routers)) {
+    const times = routerTimes.get(name) as number[];
+    for (const text of corpusTexts) {
+      const started = performance.now();
+      router.classify(text);
+      times.push((performance.now() - started) * 1000);
+    }
+  }
+
 const at = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 const line = (name: string, times: number[]) => {
@@ -66,6 +99,7 @@ process.stdout.write(
     `messages: ${texts.length} (our test split${existsSync(join(values.shared, devFiles[0] as string)) ? " + AfriSenti dev tweets" : ""})`,
     line("all messages", all),
     line("messages over 120 characters", long),
+    ...[...routerTimes.entries()].map(([name, times]) => line(`${name} (our test split)`, times)),
     "",
   ].join("\n"),
 );
