@@ -37,6 +37,11 @@ describe("identifyLanguage (the shipped model)", () => {
     expect(guess.scores.pcm + guess.scores.yo).toBeGreaterThan(0.9);
   });
 
+  it("does not call an English line with a Yoruba or Igbo name a mix", () => {
+    expect(languageOf("Hi, I'm Chukwuemeka, my card was blocked yesterday")).toBe("en");
+    expect(languageOf("Thank you Oluwaseun, you have been very helpful today")).toBe("en");
+  });
+
   it("never calls English and Pidgin alone a mix", () => {
     expect(languageOf("oga I need pay my water bill for this month")).not.toBe("mix");
   });

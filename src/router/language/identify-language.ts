@@ -2,7 +2,7 @@ import type { DetectedLanguage } from "../detect-language.js";
 import type { RouterLanguage } from "../lexicon.js";
 import { dataPath } from "../package-files.js";
 import { type LanguageModel, languageRows, languageScores, loadLanguageModelFile } from "./language-model.js";
-import { languageText } from "./language-text.js";
+import { type LanguageText, languageText } from "./language-text.js";
 
 /** What the identifier makes of a message. */
 export interface LanguageGuess {
@@ -48,6 +48,17 @@ export interface LanguageIdentifier {
 
 export const DEFAULT_LANGUAGE_MODEL_PATH = (): string => dataPath("router", "language.bin");
 
+// A capitalised word of 6 letters or more inside a sentence: most often a name ("I'm Chukwuemeka",
+// "Thank you Oluwaseun"); shorter ones are often words ("Don Allah", "Ka Chukwu gozie").
+const CAPITALISED_WORD = /(?<=[\p{L}\p{M},;]\s+)\p{Lu}[\p{Ll}\p{M}'’]{5,}/gu;
+const ENGLISH_BASED: ReadonlySet<string> = new Set(["en", "pcm"]);
+
+interface Ranked {
+  readonly scores: Record<RouterLanguage, number>;
+  readonly top: RouterLanguage;
+  readonly second: RouterLanguage;
+}
+
 export function createLanguageIdentifier(model: LanguageModel): LanguageIdentifier {
   const classes = model.classes;
   const logits = new Float64Array(classes.length);
@@ -55,56 +66,66 @@ export function createLanguageIdentifier(model: LanguageModel): LanguageIdentifi
     RouterLanguage,
     number
   >;
+
+  function rank(text: LanguageText): Ranked | undefined {
+    const rows = languageRows(model, text);
+    if (rows.length === 0) return undefined;
+    languageScores(model, rows, logits);
+    let max = Number.NEGATIVE_INFINITY;
+    for (const logit of logits) max = Math.max(max, logit);
+    let sum = 0;
+    for (let c = 0; c < logits.length; c += 1) {
+      logits[c] = Math.exp((logits[c] as number) - max);
+      sum += logits[c] as number;
+    }
+    const scores = {} as Record<RouterLanguage, number>;
+    let best = 0;
+    let second = -1;
+    for (let c = 0; c < classes.length; c += 1) {
+      const p = (logits[c] as number) / sum;
+      scores[classes[c] as RouterLanguage] = p;
+      if (c === 0) continue;
+      if (p > (logits[best] as number) / sum) {
+        second = best;
+        best = c;
+      } else if (second < 0 || p > (logits[second] as number) / sum) second = c;
+    }
+    return { scores, top: classes[best] as RouterLanguage, second: classes[second] as RouterLanguage };
+  }
+
+  // Two languages close, one of them Yoruba, Hausa or Igbo (English and Pidgin shade into each other:
+  // two of them close is not code-switching worth a "mix").
+  const isMix = (ranked: Ranked, words: number): boolean =>
+    words >= LANGUAGE_RULES.mixMinWords &&
+    ranked.scores[ranked.second] >= ranked.scores[ranked.top] * LANGUAGE_RULES.mixRatio &&
+    !(ENGLISH_BASED.has(ranked.top) && ENGLISH_BASED.has(ranked.second));
+
   return {
     model,
     identify(message, options = {}) {
       const fallback = options.fallback ?? "en";
-      const text = languageText(typeof message === "string" ? message : message.original);
-      const rows = languageRows(model, text);
-      if (rows.length === 0)
+      const original = typeof message === "string" ? message : message.original;
+      const text = languageText(original);
+      const ranked = rank(text);
+      if (ranked === undefined)
         return { language: fallback, probability: 1 / classes.length, scores: uniform, basis: "short" };
-      languageScores(model, rows, logits);
-      let max = Number.NEGATIVE_INFINITY;
-      for (const logit of logits) max = Math.max(max, logit);
-      let sum = 0;
-      for (let c = 0; c < logits.length; c += 1) {
-        logits[c] = Math.exp((logits[c] as number) - max);
-        sum += logits[c] as number;
-      }
-      const scores = {} as Record<RouterLanguage, number>;
-      let best = 0;
-      let second = -1;
-      for (let c = 0; c < classes.length; c += 1) {
-        const p = (logits[c] as number) / sum;
-        scores[classes[c] as RouterLanguage] = p;
-        if (c === 0) continue;
-        if (p > (logits[best] as number) / sum) {
-          second = best;
-          best = c;
-        } else if (second < 0 || p > (logits[second] as number) / sum) second = c;
-      }
-      const top = classes[best] as RouterLanguage;
-      const pTop = scores[top];
-      const pSecond = scores[classes[second] as RouterLanguage];
+      const { scores, top } = ranked;
       if (text.letters < LANGUAGE_RULES.minLetters)
         return { language: fallback, probability: scores[fallback], scores, basis: "short" };
-      const words = text.words;
       const needed =
         text.letters < LANGUAGE_RULES.tinyLetters
           ? LANGUAGE_RULES.minTinyProbability
           : LANGUAGE_RULES.minShortProbability;
-      if (words < LANGUAGE_RULES.shortWords && pTop < needed)
+      if (text.words < LANGUAGE_RULES.shortWords && scores[top] < needed)
         return { language: fallback, probability: scores[fallback], scores, basis: "uncertain" };
-      // English and Pidgin shade into each other: two of them close is not code-switching worth a "mix".
-      const englishBased = top === "en" || top === "pcm";
-      const secondEnglishBased = classes[second] === "en" || classes[second] === "pcm";
-      if (
-        words >= LANGUAGE_RULES.mixMinWords &&
-        pSecond >= pTop * LANGUAGE_RULES.mixRatio &&
-        !(englishBased && secondEnglishBased)
-      )
-        return { language: "mix", probability: pTop, scores, basis: "mix" };
-      return { language: top, probability: pTop, scores, basis: "model" };
+      if (isMix(ranked, text.words)) {
+        // A name is not code-switching: the mix must hold without the capitalised words.
+        const withoutNames = original.replace(CAPITALISED_WORD, " ");
+        const unnamed = withoutNames === original ? ranked : rank(languageText(withoutNames));
+        if (unnamed === undefined || isMix(unnamed, text.words))
+          return { language: "mix", probability: scores[top], scores, basis: "mix" };
+      }
+      return { language: top, probability: scores[top], scores, basis: "model" };
     },
   };
 }
