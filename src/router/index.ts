@@ -25,6 +25,23 @@ export {
   type RouterDecision,
 } from "./intent-router.js";
 export { isRouterIntent, NEEDS_AGENT, ROUTER_INTENTS, type RouterIntent } from "./intents.js";
+export {
+  corpusTestLanguages,
+  evaluateLanguage,
+  formatLanguageReport,
+  type LanguageEvalExample,
+  type LanguageEvalReport,
+  loadLanguageEvalFile,
+} from "./language/evaluate-language.js";
+export {
+  createLanguageIdentifier,
+  DEFAULT_LANGUAGE_MODEL_PATH,
+  defaultLanguageIdentifier,
+  type LanguageGuess,
+  type LanguageIdentifier,
+  loadLanguageIdentifier,
+} from "./language/identify-language.js";
+export { loadLanguageModelFile } from "./language/language-model.js";
 export { type Lexicon, LexiconError, loadLexicon, parseLexicon } from "./lexicon.js";
 export {
   argmax,

@@ -1,7 +1,8 @@
 import { type AbstainReason, abstainReason } from "./abstain.js";
-import { type DetectedLanguage, detectLanguage } from "./detect-language.js";
+import type { DetectedLanguage } from "./detect-language.js";
 import { forEachFeature } from "./features.js";
 import { isRouterIntent, type RouterIntent } from "./intents.js";
+import { defaultLanguageIdentifier, type LanguageIdentifier } from "./language/identify-language.js";
 import { type Lexicon, loadLexicon } from "./lexicon.js";
 import { argmax, featureRows, loadModelFile, type RouterModel, scoreRows, softmax } from "./model.js";
 import { normalizeMessage } from "./normalize.js";
@@ -46,7 +47,12 @@ export interface IntentRouter {
 
 export const DEFAULT_MODEL_PATH = (): string => dataPath("router", "model.bin");
 
-export function createIntentRouter(model: RouterModel, lexicon: Lexicon): IntentRouter {
+/** `language` names the message's language (default: the package's language model, see language/identify-language.ts). */
+export function createIntentRouter(
+  model: RouterModel,
+  lexicon: Lexicon,
+  language: LanguageIdentifier = defaultLanguageIdentifier(),
+): IntentRouter {
   const intentIndexes = model.classes.flatMap((name, index) => (isRouterIntent(name) ? [index] : []));
   return {
     model,
@@ -83,7 +89,7 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
         confidence,
         resolved,
         slots: normalized.slots,
-        language: detectLanguage(normalized),
+        language: language.identify(text).language,
         alternatives: [second, third].map((index) => ({
           intent: model.classes[index] as RouterIntent,
           confidence: probabilities[index] as number,
@@ -92,7 +98,7 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
       };
     },
     identifyLanguage(text) {
-      return detectLanguage(normalizeMessage(text, lexicon));
+      return language.identify(text).language;
     },
   };
 }

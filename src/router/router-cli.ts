@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { asEvalExamples, loadEvalFile } from "./eval/eval-sets.js";
@@ -7,6 +7,7 @@ import { type EvalExample, evaluateRouter } from "./eval/evaluate.js";
 import { formatReport } from "./eval/format-report.js";
 import { keywordIntent } from "./eval/keyword-router.js";
 import { createIntentRouter, DEFAULT_MODEL_PATH, type IntentRouter } from "./intent-router.js";
+import { evalLanguageCommand, languageSampleCommand, trainLanguageFiles } from "./language/language-cli.js";
 import { loadLexicon } from "./lexicon.js";
 import { deserializeModel, serializeModel } from "./model.js";
 import { dataPath } from "./package-files.js";
@@ -21,7 +22,9 @@ export const ROUTER_USAGE = `Usage: sharpsharp router <command>
 
 Commands:
   train      Train the classifier from data/router into data/router/model.bin
-             (--data DIR, --out FILE). Same data, same model, byte for byte.
+             (--data DIR, --out FILE) and the language identifier into
+             language.bin beside it (--language-out FILE; --language-only
+             trains just that). Same data, same models, byte for byte.
   classify   Read JSON lines {"id","text"} on stdin, write one line per input:
              {"id","intent","confidence","resolved","slots"} (--model FILE,
              --tenant ID: only that tenant's enabled intents resolve).
@@ -29,6 +32,14 @@ Commands:
              (.jsonl with "intent"; INJONGO .tsv with label_map.tsv beside it;
              AfriSenti .tsv). --baseline keyword scores the keyword list instead,
              --json prints the report as JSON.
+  eval-language
+             The language identifier's confusion matrix and per-language
+             accuracy beside the old lexicon-hit guess: our test split by
+             default, or the files given (AfriSenti {pcm,hau,ibo,yor}_dev.tsv,
+             INJONGO {hau,ibo,yor}.tsv: its held-out fifth; .jsonl with "lang").
+  language-sample
+             Redraw data/router/language/*.tsv from the public sets
+             (--from DIR holding afrisenti-pcm, afrisenti-hau-ibo-yor, injongo-intent).
   lexicon    Derive data/lexicon/pidgin-ud.tsv from the Naija UD gloss list
              (--from pcm_gloss_lexicon.tsv, --out FILE).`;
 
@@ -47,9 +58,22 @@ class UsageError extends Error {
 }
 
 function train(args: string[], io: RouterCliIo): number {
-  const { values } = parseArgs({ args, options: { data: { type: "string" }, out: { type: "string" } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      data: { type: "string" },
+      out: { type: "string" },
+      "language-out": { type: "string" },
+      "language-only": { type: "boolean" },
+    },
+  });
   const started = performance.now();
   const dataDir = values.data ?? dataPath("router");
+  const languageOut =
+    values["language-out"] ??
+    (values.out === undefined ? undefined : join(dirname(values.out), "language.bin"));
+  io.stdout.write(`${trainLanguageFiles(dataDir, languageOut)}\n`);
+  if (values["language-only"] === true) return 0;
   const out = values.out ?? DEFAULT_MODEL_PATH();
   const corpus = loadCorpus(dataDir);
   const lexicon = loadLexicon();
@@ -185,6 +209,10 @@ export async function runRouterCommand(args: readonly string[], io: RouterCliIo)
         return await classify(rest, io);
       case "eval":
         return evaluate(rest, io);
+      case "eval-language":
+        return evalLanguageCommand(rest, io);
+      case "language-sample":
+        return languageSampleCommand(rest, io);
       case "lexicon":
         return lexicon(rest, io);
       case undefined:
