@@ -1,6 +1,6 @@
 import { type DetectedLanguage, detectLanguage } from "./detect-language.js";
 import { forEachFeature } from "./features.js";
-import { isRouterIntent, type RouterIntent } from "./intents.js";
+import { isRouterIntent, NEEDS_AGENT, type RouterIntent } from "./intents.js";
 import { type Lexicon, loadLexicon } from "./lexicon.js";
 import { argmax, featureRows, loadModelFile, type RouterModel, scoreRows, softmax } from "./model.js";
 import { normalizeMessage } from "./normalize.js";
@@ -19,6 +19,8 @@ export interface RouterDecision {
   readonly language: DetectedLanguage;
   /** The next most likely intents, best first (at most 2). */
   readonly alternatives: readonly { readonly intent: RouterIntent; readonly confidence: number }[];
+  /** The needs_agent class came first: no tier may answer this text locally (custom intents, FAQ). */
+  readonly needsAgentFirst?: boolean;
 }
 
 export interface IntentRouter {
@@ -36,6 +38,7 @@ export interface IntentRouter {
 export const DEFAULT_MODEL_PATH = (): string => dataPath("router", "model.bin");
 
 export function createIntentRouter(model: RouterModel, lexicon: Lexicon): IntentRouter {
+  const needsAgentIndex = model.classes.indexOf(NEEDS_AGENT);
   const intentIndexes = model.classes.flatMap((name, index) => (isRouterIntent(name) ? [index] : []));
   return {
     model,
@@ -61,8 +64,9 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
       const intent = model.classes[best] as RouterIntent;
       const confidence = probabilities[best] as number;
       const threshold = model.thresholds[intent] ?? Number.POSITIVE_INFINITY;
+      const first = argmax(probabilities);
       const resolved =
-        argmax(probabilities) === best &&
+        first === best &&
         confidence >= threshold &&
         (enabledIntents === undefined || enabledIntents.has(intent));
       return {
@@ -75,6 +79,7 @@ export function createIntentRouter(model: RouterModel, lexicon: Lexicon): Intent
           intent: model.classes[index] as RouterIntent,
           confidence: probabilities[index] as number,
         })),
+        ...(first === needsAgentIndex ? { needsAgentFirst: true } : {}),
       };
     },
   };

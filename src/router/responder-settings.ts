@@ -2,8 +2,11 @@ import { z } from "zod";
 import type { TenantConfig } from "../config/index.js";
 import type { TurnReply } from "../conversation/index.js";
 import { ResponderSettingsError } from "../conversation/index.js";
+import { type CustomIntentDefinition, checkCustomIntents } from "./custom/custom-intent-definitions.js";
 import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
-import { isRouterIntent, ROUTER_INTENTS } from "./intents.js";
+import { DEFAULT_FAQ_SETTINGS, type FaqSettings, knowledgeEntriesOf } from "./faq-settings.js";
+import { isRouterIntent, NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
+import type { TenantTiers } from "./tiers/tenant-tiers.js";
 
 // Meta's limits for list messages (docs/whatsapp-cloud-api.md §6).
 const listSchema = z
@@ -67,6 +70,20 @@ const settingsSchema = z.looseObject({
       rules: z.array(ruleSchema).optional(),
       /** Interactive reply ids that name a different intent than themselves. */
       replyIds: z.record(z.string(), z.string()).optional(),
+      /** The tenant's own intents: 10–30 examples and a reply each (docs/router.md, "Custom intents"). */
+      custom: z
+        .array(
+          z.object({ intent: z.string().min(1).max(64), examples: z.array(z.string()), reply: replySchema }),
+        )
+        .optional(),
+      /** The FAQ tier over the tenant's `knowledge` entries. */
+      faq: z
+        .object({
+          answerLocally: z.boolean().optional(),
+          minScore: z.number().positive().optional(),
+          minMargin: z.number().min(0).max(1).optional(),
+        })
+        .optional(),
     })
     .optional(),
   replies: z.record(z.string(), replySchema).optional(),
@@ -91,6 +108,12 @@ export interface ResponderSettings {
   readonly replies: Readonly<Record<string, TurnReply>>;
   readonly fallback: TurnReply;
   readonly stale: TurnReply;
+  /** The tenant's own intents (their replies are in `replies`); trained into `tiers.custom`. */
+  readonly customIntents: readonly CustomIntentDefinition[];
+  /** The FAQ tier's settings and the tenant's knowledge entries. */
+  readonly faq: FaqSettings;
+  /** Classifiers and indexes built at start from the above (prepareTenantTiers); none: those tiers are off. */
+  readonly tiers?: TenantTiers;
 }
 
 function asReply(reply: z.output<typeof replySchema>): TurnReply {
@@ -130,12 +153,16 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
     ...defaults.router.rules.flatMap((rule) => compile(rule, "default rule")),
   ];
   const enabled = own.router?.enabledIntents ?? [...ROUTER_INTENTS];
-  const checkIntent = (intent: string, where: string) => {
-    if (!isRouterIntent(intent))
+  const custom = own.router?.custom ?? [];
+  problems.push(...checkCustomIntents(custom, (name) => isRouterIntent(name) || name === NEEDS_AGENT));
+  const customNames = new Set(custom.map((definition) => definition.intent));
+  // Rules and reply ids may also name the tenant's own intents (a "Menu" button).
+  const checkIntent = (intent: string, where: string, allowCustom = true) => {
+    if (!isRouterIntent(intent) && !(allowCustom && customNames.has(intent)))
       problems.push(`${where}: unknown intent "${intent}" (known: ${ROUTER_INTENTS.join(", ")})`);
   };
   enabled.forEach((intent, index) => {
-    checkIntent(intent, `router.enabledIntents[${index}]`);
+    checkIntent(intent, `router.enabledIntents[${index}]`, false);
   });
   (own.router?.rules ?? []).forEach((rule, index) => {
     checkIntent(rule.intent, `router.rules[${index}].intent`);
@@ -147,6 +174,7 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
   for (const [intent, reply] of Object.entries(defaults.replies))
     replies[intent] = asReply(replySchema.parse(reply));
   for (const [intent, reply] of Object.entries(own.replies ?? {})) replies[intent] = asReply(reply);
+  for (const definition of custom) replies[definition.intent] = asReply(definition.reply);
   return {
     rules,
     replyIds: own.router?.replyIds ?? {},
@@ -154,5 +182,7 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
     replies,
     fallback: asReply(own.fallback ?? replySchema.parse(defaults.fallback)),
     stale: asReply(own.stale ?? replySchema.parse(defaults.stale)),
+    customIntents: custom.map(({ intent, examples }) => ({ intent, examples })),
+    faq: { ...DEFAULT_FAQ_SETTINGS, ...own.router?.faq, entries: knowledgeEntriesOf(tenant.settings) },
   };
 }

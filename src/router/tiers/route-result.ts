@@ -2,7 +2,15 @@ import type { TurnReply } from "../../conversation/index.js";
 import type { RouterDecision } from "../intent-router.js";
 
 /** Which tier of the router decided a turn. */
-export type RouteTier = "reply_id" | "rule" | "classifier" | "fallback";
+export type RouteTier = "reply_id" | "rule" | "custom" | "classifier" | "faq" | "fallback";
+
+/** A knowledge entry the FAQ tier found for the turn: answered locally, or a hint for the agent. */
+export interface KnowledgeHint {
+  readonly id: string;
+  readonly q: string;
+  readonly a: string;
+  readonly score: number;
+}
 
 /** How a turn was routed: the intent, or `undefined` for the fallback. */
 export interface RouteResult {
@@ -11,4 +19,8 @@ export interface RouteResult {
   readonly tier: RouteTier;
   /** The classifier's view of the turn's text, when it was consulted (hints for the agent). */
   readonly decision?: RouterDecision;
+  /** The custom-intent classifier's score, when a custom intent answered. */
+  readonly custom?: { readonly intent: string; readonly confidence: number };
+  /** The FAQ tier's best entries (best first): the one it answered with, or hints for the agent. */
+  readonly knowledgeHints?: readonly KnowledgeHint[];
 }
