@@ -86,7 +86,7 @@ if (process.argv.includes("--details")) {
         out(`  held-out negative ${item.probability.toFixed(3)}: ${item.text}`);
       const own = heldOut.filter((item) => item.truth !== 0).sort((a, b) => a.probability - b.probability);
       for (const item of own)
-        console.log(
+        out(
           `  held-out example ${item.best === 0 ? "NONE" : ""} ${item.probability.toFixed(3)}: ${item.text}`,
         );
     },
@@ -116,29 +116,29 @@ started = performance.now();
 for (const text of testTexts) answeredAsMenu(text);
 const perMessageUs = ((performance.now() - started) / testTexts.length) * 1000;
 
-console.log(
+out(
   `shared negatives (load, split, featurise ${negatives.examples.length} corpus messages): ${sharedMs.toFixed(0)} ms once per process`,
 );
-console.log(
+out(
   `training per tenant (menu, ${MENU_EXAMPLES.length} examples, 5-fold calibration + final fit): median ${times[2]?.toFixed(0)} ms, max ${times[4]?.toFixed(0)} ms wall; CPU median ${cpuTimes[2]?.toFixed(0)} ms, max ${cpuTimes[4]?.toFixed(0)} ms`,
 );
-console.log(
+out(
   `threshold ${JSON.stringify(trained.model.thresholds)}, overlaps ${JSON.stringify(trained.model.overlaps)}, cross-validated recall ${JSON.stringify(trained.model.calibration)}`,
 );
-console.log(
+out(
   `features kept ${trained.model.features.length}, file ~${(JSON.stringify(trained.model).length / 1024).toFixed(0)} KB`,
 );
-console.log(
+out(
   `held-out menu phrasings answered as menu: ${menuHits}/${HELD_OUT_MENU.length} (recall ${(menuHits / HELD_OUT_MENU.length).toFixed(2)})`,
 );
 out(`routine banking answered as menu: ${bankingHits}/${HELD_OUT_BANKING.length}`);
-console.log(
+out(
   `needs-agent / chatter / other shop messages answered as menu: ${notMenuHits}/${HELD_OUT_NOT_MENU.length}`,
 );
-console.log(
+out(
   `corpus test split (all labels but ${[...overlapped].join(", ")}: routine banking, needs_agent, chatter, other shop intents) answered as menu: ${testHits.length}/${testTexts.length} (classifier alone, no gate: ${testRaw})`,
 );
-console.log(
+out(
   `corpus test split ${[...overlapped].join(", ")} answered as menu (right for a restaurant): ${overlappedHits.length}/${overlappedTest.length}`,
 );
 for (const example of testHits) out(`  ${example.label}: ${example.text}`);
