@@ -6,7 +6,7 @@ import { type CustomIntentDefinition, checkCustomIntents } from "./custom/custom
 import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 import { DEFAULT_FAQ_SETTINGS, type FaqSettings, knowledgeEntriesOf } from "./faq-settings.js";
 import { isRouterIntent, NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
-import type { TenantTiers } from "./tiers/tenant-tiers.js";
+import type { TenantTiers } from "./tiers/tenant-tier-types.js";
 
 // Meta's limits for list messages (docs/whatsapp-cloud-api.md §6).
 const listSchema = z

@@ -1,15 +1,8 @@
-import type { CustomIntentClassifier } from "../custom/custom-intent-model.js";
 import type { RouterDecision } from "../intent-router.js";
-import type { Lexicon } from "../lexicon.js";
 import { normalizeMessage } from "../normalize.js";
 import type { ResponderSettings } from "../responder-settings.js";
 import type { RouteResult } from "./route-result.js";
-
-/** A tenant's custom-intent classifier and the lexicon it was trained with. */
-export interface CustomIntentTier {
-  readonly classifier: CustomIntentClassifier;
-  readonly lexicon: Lexicon;
-}
+import type { CustomIntentTier } from "./tenant-tier-types.js";
 
 /**
  * The tenant's own intents, after reply ids and rules and beside the base

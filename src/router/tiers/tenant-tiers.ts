@@ -1,14 +1,9 @@
 import { createCustomIntentClassifier } from "../custom/custom-intent-model.js";
 import { type CustomIntentsContext, loadOrTrainCustomIntents } from "../custom/custom-intent-store.js";
 import type { ResponderSettings } from "../responder-settings.js";
-import type { CustomIntentTier } from "./custom-intent-tier.js";
-import { createFaqIndex, type FaqIndex } from "./faq-tier.js";
+import { createFaqIndex } from "./faq-tier.js";
 
-/** What a tenant's own tiers need at run time, built once at start. */
-export interface TenantTiers {
-  readonly custom?: CustomIntentTier;
-  readonly faq?: FaqIndex;
-}
+export type { CustomIntentTier, TenantTiers } from "./tenant-tier-types.js";
 
 /**
  * Builds a tenant's custom-intent classifier (loaded from its trained file,
