@@ -20,13 +20,15 @@ export interface FaqSettings {
  * Off unless the tenant says so: a knowledge answer is written for the agent
  * to quote in context, and a BM25 match on a few shared words is not yet a
  * question that entry answers. The thresholds come from the FAQ tier's test
- * (faq-tier.test.ts): close rephrasings of a question score 9–20 with a lead
- * of 40% or more; vague or off-topic messages stay under 6 or split evenly.
+ * knowledge base (faq-tier.test.ts): rephrasings of a question score 14–150
+ * with a lead of 70% or more over the second entry ("wetin be una delivery
+ * fee" 14.0 against 1.6); vague messages ("I get question") score under 5.
+ * BM25 scores grow with the message's length, hence the margin as well.
  */
 export const DEFAULT_FAQ_SETTINGS: Omit<FaqSettings, "entries"> = {
   answerLocally: false,
-  minScore: 8,
-  minMargin: 0.4,
+  minScore: 10,
+  minMargin: 0.5,
 };
 
 /** The tenant's well-formed `knowledge` entries (malformed ones are the agent settings' error to report). */
