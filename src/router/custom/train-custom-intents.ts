@@ -136,6 +136,8 @@ export interface HeldOut {
   readonly best: number;
   readonly probability: number;
   readonly text: string;
+  /** A negative the base classifier's gate would keep from the custom tier (see customIntentTier). */
+  readonly gatedOut?: boolean;
 }
 
 /**
@@ -145,7 +147,7 @@ export interface HeldOut {
  */
 function chooseThreshold(heldOut: readonly HeldOut[], intent: number): number {
   const worst = heldOut
-    .filter((item) => item.best === intent && item.truth !== intent)
+    .filter((item) => item.best === intent && item.truth !== intent && item.gatedOut !== true)
     .reduce((max, item) => Math.max(max, item.probability), 0);
   return Math.max(MIN_THRESHOLD, worst + 1e-4);
 }
@@ -250,12 +252,21 @@ export function trainCustomIntents(input: CustomTrainingInput): CustomIntentMode
       heldOut.push({ truth: row.label, best, probability: p[best] as number, text: row.text });
     }
   }
-  input.onHeldOut?.(heldOut);
+  // A negative the base classifier keeps from the custom tier in service (needs_agent first, or a
+  // resolved router intent the custom intent does not overlap) cannot be a wrong answer there.
+  const gated = heldOut.map((item) => {
+    if (item.truth !== 0 || item.best === 0) return item;
+    const base = router.classify(item.text);
+    const overlap = overlaps[classes[item.best] as string] ?? [];
+    const gatedOut = base.needsAgentFirst === true || (base.resolved && !overlap.includes(base.intent));
+    return gatedOut ? { ...item, gatedOut } : item;
+  });
+  input.onHeldOut?.(gated);
   const thresholds: Record<string, number> = {};
   const calibration: Record<string, { recall: number; negatives: number }> = {};
   for (let c = 1; c < classes.length; c += 1) {
-    const threshold = chooseThreshold(heldOut, c);
-    const own = heldOut.filter((item) => item.truth === c);
+    const threshold = chooseThreshold(gated, c);
+    const own = gated.filter((item) => item.truth === c);
     const name = classes[c] as string;
     thresholds[name] = Math.round(threshold * 1e4) / 1e4;
     calibration[name] = {
