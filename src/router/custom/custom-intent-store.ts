@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { IntentRouter } from "../intent-router.js";
 import type { Lexicon } from "../lexicon.js";
 import type { CustomIntentDefinition } from "./custom-intent-definitions.js";
@@ -14,9 +14,10 @@ export function customIntentsFile(dataDir: string, tenantId: string): string {
   return join(dataDir, "router-custom", `${encodeURIComponent(tenantId)}.json`);
 }
 
+/** Written like the data directory's other files: folder 0700, file 0600 (the examples are the tenant's). */
 export function writeCustomIntentsFile(path: string, model: CustomIntentModel): void {
-  mkdirSync(join(path, ".."), { recursive: true });
-  writeFileSync(path, `${JSON.stringify({ format: FORMAT, ...model })}\n`);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${JSON.stringify({ format: FORMAT, ...model })}\n`, { mode: 0o600 });
 }
 
 /** The file's model, or why it cannot be used. */
