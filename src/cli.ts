@@ -326,6 +326,13 @@ async function main(argv: readonly string[]): Promise<void> {
           );
           return tenant === undefined ? undefined : resolveResponderSettings(tenant).enabledIntents;
         },
+        tenantCustomIntents: (tenantId) => {
+          const config = loadConfigFromProcess({ requireTenants: false });
+          const tenant = config.tenants.find((t) => t.id === tenantId);
+          return tenant === undefined
+            ? undefined
+            : { definitions: resolveResponderSettings(tenant).customIntents, dataDir: config.dataDir };
+        },
       });
       process.exitCode = code;
       return;

@@ -11,14 +11,16 @@ import {
   turnIdFor,
   unjournaledSteps,
 } from "../conversation/index.js";
-import type { IntentRouter, RouterMetrics } from "../router/index.js";
+import type { CustomIntentsContext, IntentRouter, RouterMetrics } from "../router/index.js";
 import {
+  customIntentsContext,
   type ResponderSettings,
   resolveResponderSettings,
   routeAskOnceAndCount,
   staleReply,
   staleTurnDecision,
   turnDecisionOf,
+  withTenantTiers,
 } from "../router/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import { type AgentSettings, resolveAgentSettings } from "./agent-settings.js";
@@ -31,6 +33,8 @@ export interface AgentResponderDeps extends Omit<AgentTurnDeps, "llm"> {
   readonly llm: LlmClient | undefined;
   readonly router?: IntentRouter;
   readonly routerMetrics?: RouterMetrics;
+  /** Where tenants' trained custom-intent files are and how training at start is logged (router.custom). */
+  readonly customIntents?: Omit<CustomIntentsContext, "router" | "lexicon">;
   readonly state: ConversationStateStore;
   readonly slots: TenantSlots;
   /** Told each turn's decision and, for agent turns, its usage (the message log records it); optional. */
@@ -65,7 +69,13 @@ function turnText(messages: readonly InboundMessage[]): string {
  * tool call are handled here, for the conversation they were asked in only.
  */
 export function createAgentResponder(tenants: readonly TenantConfig[], deps: AgentResponderDeps): Responder {
-  const responderSettings = new Map(tenants.map((tenant) => [tenant.id, resolveResponderSettings(tenant)]));
+  const context = customIntentsContext(deps.router, deps.customIntents);
+  const responderSettings = new Map(
+    tenants.map((tenant) => [
+      tenant.id,
+      withTenantTiers(tenant.id, resolveResponderSettings(tenant), context),
+    ]),
+  );
   const agentSettings = new Map(tenants.map((tenant) => [tenant.id, resolveAgentSettings(tenant)]));
   const settingsOf = (tenant: TenantConfig): [ResponderSettings, AgentSettings] => [
     responderSettings.get(tenant.id) ?? resolveResponderSettings(tenant),
@@ -261,9 +271,10 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
         // For the fallback tier this is the tenant's fallback reply.
         return [routed.reply];
       }
-      return agentTurn({ ...decision, tier: "agent" }, settings, deps.llm, customerId, async () =>
-        routed.decision === undefined ? {} : { hints: routed.decision },
-      );
+      return agentTurn({ ...decision, tier: "agent" }, settings, deps.llm, customerId, async () => ({
+        ...(routed.decision === undefined ? {} : { hints: routed.decision }),
+        ...(routed.knowledgeHints === undefined ? {} : { knowledgeHints: routed.knowledgeHints }),
+      }));
     },
     async respondToStale(turn) {
       await deps.onTurnDecision?.(staleTurnDecision(turn));

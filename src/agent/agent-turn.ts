@@ -7,7 +7,7 @@ import {
   type TurnSteps,
 } from "../conversation/index.js";
 import { createLineRedactor, type Logger } from "../observability/index.js";
-import type { RouterDecision } from "../router/index.js";
+import type { KnowledgeHint, RouterDecision } from "../router/index.js";
 import type { AgentMetrics } from "./agent-metrics.js";
 import type { AgentSettings } from "./agent-settings.js";
 import { CANCEL_PREFIX, CONFIRM_PREFIX } from "./confirm-ids.js";
@@ -100,6 +100,8 @@ export interface AgentTurnInput {
   readonly text: string;
   readonly history: readonly HistoryEntry[];
   readonly hints?: RouterDecision;
+  /** The FAQ tier's best knowledge entries for the turn, when it did not answer itself. */
+  readonly knowledgeHints?: readonly KnowledgeHint[];
   /** The handoff message (the tenant's talk_to_human reply). */
   readonly handoffText: string;
   /**
@@ -228,7 +230,7 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       ? []
       : [HANDOFF_TOOL, ...(settings.knowledge.length > 0 ? [KNOWLEDGE_TOOL] : []), ...toolbox.specs];
   const messages: ChatMessage[] = [
-    { role: "system", content: buildSystemPrompt(settings, input.hints) },
+    { role: "system", content: buildSystemPrompt(settings, input.hints, input.knowledgeHints) },
     ...historyMessages(input.history, settings.historyMessages),
     { role: "user", content: input.text },
     ...(input.confirmed === undefined ? [] : confirmedToolMessages(input.confirmed)),

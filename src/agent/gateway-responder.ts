@@ -78,6 +78,10 @@ export function createGatewayResponder(config: AppConfig, deps: GatewayResponder
     llm,
     router: deps.router,
     routerMetrics: createRouterMetrics(deps.registry),
+    customIntents: {
+      dataDir: config.dataDir,
+      log: (message, fields) => deps.logger.info(fields, message),
+    },
     state: deps.state,
     ...deps.stores,
     toolbox: (tenant) => of(toolboxes, tenant, () => toolboxOf(tenant)),

@@ -1,4 +1,4 @@
-import type { RouterDecision } from "../router/index.js";
+import type { KnowledgeHint, RouterDecision } from "../router/index.js";
 import type { AgentSettings } from "./agent-settings.js";
 
 /**
@@ -6,7 +6,11 @@ import type { AgentSettings } from "./agent-settings.js";
  * the tool rules (the gateway knows who the customer is; the model must not
  * ask for or use anyone else's identity), and the router's hints.
  */
-export function buildSystemPrompt(settings: AgentSettings, hints: RouterDecision | undefined): string {
+export function buildSystemPrompt(
+  settings: AgentSettings,
+  hints: RouterDecision | undefined,
+  knowledgeHints: readonly KnowledgeHint[] = [],
+): string {
   const parts = [
     settings.persona.trim(),
     settings.policies === undefined ? undefined : `Policies:\n${settings.policies.trim()}`,
@@ -25,6 +29,12 @@ export function buildSystemPrompt(settings: AgentSettings, hints: RouterDecision
       : `Router hint (may be wrong): likely intent ${hints.intent} (${hints.confidence.toFixed(2)})` +
         `${hints.alternatives.length === 0 ? "" : `, else ${hints.alternatives.map((alt) => alt.intent).join(", ")}`}` +
         `${Object.keys(hints.slots).length === 0 ? "" : `; details seen: ${JSON.stringify(hints.slots)}`}.`,
+    knowledgeHints.length === 0
+      ? undefined
+      : // The tenant's own FAQ text, not the customer's: safe to quote, but it may not answer this question.
+        `FAQ entries that may answer this (best first; check they fit before using one):\n${knowledgeHints
+          .map((hit) => `- [${hit.id}] Q: ${hit.q}\n  A: ${hit.a}`)
+          .join("\n")}`,
   ];
   return parts.filter((part) => part !== undefined).join("\n\n");
 }

@@ -4,7 +4,7 @@ export const conversationErrorCatalog = {
   invalidSettings: {
     code: "SS_CONVERSATION_INVALID_SETTINGS",
     meaning:
-      "A tenant's `router`, `replies`, `fallback` or `stale` settings are malformed (for example a rule whose `match` is not a valid regular expression, or a reply with more than 3 buttons); the worker does not start.",
+      "A tenant's `router`, `replies`, `fallback` or `stale` settings are malformed (for example a rule whose `match` is not a valid regular expression, a reply with more than 3 buttons, or a custom intent in `router.custom` with fewer than 10 or more than 30 examples, a router intent's name or a repeated example); the worker does not start.",
   },
   unknownTenant: {
     code: "SS_CONVERSATION_UNKNOWN_TENANT",

@@ -8,13 +8,24 @@ import type {
   TurnReply,
 } from "../conversation/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
+import type { CustomIntentsContext } from "./custom/custom-intent-store.js";
 import type { IntentRouter } from "./intent-router.js";
+import { type Lexicon, loadLexicon } from "./lexicon.js";
 import { answerToAsk, askOnce, historyAskMemory } from "./replies/ask-once.js";
 import { localizeRoute, readTurn } from "./replies/localize-route.js";
 import { renderPlain } from "./replies/localized-reply.js";
 import { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
 import type { RouterMetrics } from "./router-metrics.js";
-import { classifierTier, type RouteResult, replyIdTier, ruleTier } from "./tiers/index.js";
+import { customIntentTier } from "./tiers/custom-intent-tier.js";
+import { faqTier } from "./tiers/faq-tier.js";
+import {
+  classifierTier,
+  MAX_CLASSIFIED_CHARS,
+  type RouteResult,
+  replyIdTier,
+  ruleTier,
+} from "./tiers/index.js";
+import { withTenantTiers } from "./tiers/tenant-tiers.js";
 
 /**
  * Routes one turn. The turn's LAST message that carries a button/list reply
@@ -24,7 +35,12 @@ import { classifierTier, type RouteResult, replyIdTier, ruleTier } from "./tiers
  * first rule whose pattern matches its text. Then the classifier reads the
  * turn's texts together (a burst "hello" / "my money never drop" is one
  * request) and answers when it resolves an enabled intent that has a reply.
- * Anything else gets the fallback. The reply is then fitted to the customer
+ * The tenant's own intents (settings.tiers.custom) are checked on the same
+ * text just before the classifier answers, gated by its decision (see
+ * customIntentTier); the FAQ tier (settings.tiers.faq) comes last, and when
+ * it does not answer, its best entries ride with the fallback as hints for
+ * the agent. Anything else gets the fallback.
+ * The reply is then fitted to the customer
  * (replies/localize-route.ts): their language, and the slots they gave.
  */
 export function routeTurn(
@@ -51,10 +67,27 @@ function pickRoute(
   if (last === undefined) return fallback;
   const tier1 = replyIdTier(settings, last) ?? ruleTier(settings, last);
   if (tier1 !== undefined) return tier1;
-  if (last.text === undefined || router === undefined) return fallback;
-  const classified = classifierTier(settings, messages, router);
+  if (last.text === undefined) return fallback;
+  const classified = router === undefined ? {} : classifierTier(settings, messages, router);
+  const base = classified.answer === undefined ? classified.decision : classified.answer.decision;
+  const tiers = settings.tiers;
+  const text = tiers === undefined ? "" : turnTextOf(messages);
+  if (tiers?.custom !== undefined && text.length <= MAX_CLASSIFIED_CHARS) {
+    const custom = customIntentTier(settings, tiers.custom, text, base);
+    if (custom !== undefined) return custom;
+  }
   if (classified.answer !== undefined) return classified.answer;
-  return classified.decision === undefined ? fallback : { ...fallback, decision: classified.decision };
+  const faq = tiers?.faq === undefined ? undefined : faqTier(tiers.faq, text, base);
+  if (faq?.answer !== undefined) return faq.answer;
+  return {
+    ...fallback,
+    ...(base === undefined ? {} : { decision: base }),
+    ...(faq === undefined || faq.hints.length === 0 ? {} : { knowledgeHints: faq.hints }),
+  };
+}
+
+function turnTextOf(messages: readonly InboundMessage[]): string {
+  return messages.flatMap((message) => (message.text === undefined ? [] : [message.text])).join("\n");
 }
 
 /** Routes a turn (routeTurn) and counts the classifier's decision in the router metrics. */
@@ -134,7 +167,7 @@ export function turnDecisionOf(turn: TurnInput, routed: RouteResult): TurnDecisi
     turn,
     tier: routed.tier,
     ...(intent === undefined ? {} : { intent }),
-    confidence: certain ? 1 : (routed.decision?.confidence ?? 0),
+    confidence: certain ? 1 : (routed.custom?.confidence ?? routed.decision?.confidence ?? 0),
     resolved: routed.tier !== "fallback",
   };
 }
@@ -148,6 +181,8 @@ export function staleTurnDecision(turn: TurnInput): TurnDecision {
 export interface FirstResponderOptions {
   /** The intent classifier (router tier 2); without it only reply ids and rules answer. */
   readonly router?: IntentRouter;
+  /** For the tenants' custom intents (router.custom): trained files' folder, log; lexicon and router default. */
+  readonly customIntents?: Omit<CustomIntentsContext, "router" | "lexicon"> & { readonly lexicon?: Lexicon };
   readonly metrics?: RouterMetrics;
   /** Told each turn's decision (the message log records it); optional. */
   readonly onTurnDecision?: TurnDecisionHook;
@@ -167,9 +202,15 @@ export function createFirstResponder(
   tenants: readonly TenantConfig[],
   options: FirstResponderOptions = {},
 ): Responder {
-  const settings = new Map(tenants.map((tenant) => [tenant.id, resolveResponderSettings(tenant)]));
-  const of = (tenant: TenantConfig) => settings.get(tenant.id) ?? resolveResponderSettings(tenant);
   const { router, metrics, onTurnDecision, state } = options;
+  const context = customIntentsContext(router, options.customIntents);
+  const settings = new Map(
+    tenants.map((tenant) => [
+      tenant.id,
+      withTenantTiers(tenant.id, resolveResponderSettings(tenant), context),
+    ]),
+  );
+  const of = (tenant: TenantConfig) => settings.get(tenant.id) ?? resolveResponderSettings(tenant);
   return {
     async respond(turn) {
       const routed = await routeAskOnceAndCount(of(turn.tenant), turn, { router, metrics, state });
@@ -181,4 +222,13 @@ export function createFirstResponder(
       return [staleReply(of(turn.tenant), turn, router)];
     },
   };
+}
+
+/** The custom intents' context from the base router and options; none without a router. */
+export function customIntentsContext(
+  router: IntentRouter | undefined,
+  options: (Omit<CustomIntentsContext, "router" | "lexicon"> & { readonly lexicon?: Lexicon }) | undefined,
+): CustomIntentsContext | undefined {
+  if (router === undefined) return undefined;
+  return { ...options, router, lexicon: options?.lexicon ?? loadLexicon() };
 }

@@ -1,14 +1,22 @@
 export { type AbstainReason, abstainReason } from "./abstain.js";
+export type { CustomIntentDefinition } from "./custom/custom-intent-definitions.js";
+export {
+  type CustomIntentsContext,
+  customIntentsFile,
+  loadOrTrainCustomIntents,
+} from "./custom/custom-intent-store.js";
 export { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
 export { type DetectedLanguage, detectLanguage } from "./detect-language.js";
 export { asEvalExamples, loadEvalFile, MIXED_TRAFFIC_SHARES, mixedTrafficSample } from "./eval/eval-sets.js";
 export { type EvalExample, type EvalReport, evaluateRouter } from "./eval/evaluate.js";
 export { formatReport } from "./eval/format-report.js";
 export { keywordIntent } from "./eval/keyword-router.js";
+export type { FaqSettings } from "./faq-settings.js";
 export { extractFeatures } from "./features.js";
 export {
   countRouted,
   createFirstResponder,
+  customIntentsContext,
   type FirstResponderOptions,
   routeAndCount,
   routeAskOnceAndCount,
@@ -69,12 +77,18 @@ export {
   renderReply,
 } from "./replies/localized-reply.js";
 export { type ResponderSettings, resolveResponderSettings } from "./responder-settings.js";
-export { ROUTER_USAGE, runRouterCommand, type TenantIntentsLookup } from "./router-cli.js";
+export {
+  ROUTER_USAGE,
+  runRouterCommand,
+  type TenantCustomIntentsLookup,
+  type TenantIntentsLookup,
+} from "./router-cli.js";
 export { createRouterMetrics, type RouterMetrics } from "./router-metrics.js";
 export { extractSlots, type RouterSlots } from "./slots.js";
 export {
   type ClassifierTierResult,
   classifierTier,
+  type KnowledgeHint,
   MAX_CLASSIFIED_CHARS,
   normalizeForRules,
   type RouteResult,
@@ -82,6 +96,7 @@ export {
   replyIdTier,
   ruleTier,
 } from "./tiers/index.js";
+export { type TenantTiers, withTenantTiers } from "./tiers/tenant-tiers.js";
 export { calibrateModel, chooseThreshold } from "./train/calibrate.js";
 export { type Corpus, CorpusError, type LabelledExample, loadCorpus } from "./train/corpus.js";
 export { splitCorpus } from "./train/split.js";

@@ -1,7 +1,7 @@
 import { type AbstainReason, abstainReason } from "./abstain.js";
 import type { DetectedLanguage } from "./detect-language.js";
 import { forEachFeature } from "./features.js";
-import { isRouterIntent, type RouterIntent } from "./intents.js";
+import { isRouterIntent, NEEDS_AGENT, type RouterIntent } from "./intents.js";
 import { defaultLanguageIdentifier, type LanguageIdentifier } from "./language/identify-language.js";
 import { type Lexicon, loadLexicon } from "./lexicon.js";
 import { argmax, featureRows, loadModelFile, type RouterModel, scoreRows, softmax } from "./model.js";
@@ -23,6 +23,8 @@ export interface RouterDecision {
   readonly alternatives: readonly { readonly intent: RouterIntent; readonly confidence: number }[];
   /** Set when the abstain layer (abstain.ts) sends the message to the agent whatever the scores. */
   readonly abstained?: AbstainReason;
+  /** The needs_agent class came first: no tier may answer this text locally (custom intents, FAQ). */
+  readonly needsAgentFirst?: boolean;
 }
 
 export interface IntentRouter {
@@ -53,6 +55,7 @@ export function createIntentRouter(
   lexicon: Lexicon,
   language: LanguageIdentifier = defaultLanguageIdentifier(),
 ): IntentRouter {
+  const needsAgentIndex = model.classes.indexOf(NEEDS_AGENT);
   const intentIndexes = model.classes.flatMap((name, index) => (isRouterIntent(name) ? [index] : []));
   return {
     model,
@@ -79,9 +82,10 @@ export function createIntentRouter(
       const confidence = probabilities[best] as number;
       const threshold = model.thresholds[intent] ?? Number.POSITIVE_INFINITY;
       const abstained = abstainReason(text, intent);
+      const first = argmax(probabilities);
       const resolved =
         abstained === undefined &&
-        argmax(probabilities) === best &&
+        first === best &&
         confidence >= threshold &&
         (enabledIntents === undefined || enabledIntents.has(intent));
       return {
@@ -95,6 +99,7 @@ export function createIntentRouter(
           confidence: probabilities[index] as number,
         })),
         ...(abstained === undefined ? {} : { abstained }),
+        ...(first === needsAgentIndex ? { needsAgentFirst: true } : {}),
       };
     },
     identifyLanguage(text) {

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { TenantConfig } from "../config/index.js";
 import type { TurnReply } from "../conversation/index.js";
 import { ResponderSettingsError } from "../conversation/index.js";
+import { type CustomIntentDefinition, checkCustomIntents } from "./custom/custom-intent-definitions.js";
 import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
-import { isRouterIntent, ROUTER_INTENTS } from "./intents.js";
 import { ROUTER_LANGUAGES, type RouterLanguage } from "./lexicon.js";
 import {
   compileReply,
@@ -12,6 +12,9 @@ import {
   localizedTextSchema,
   renderPlain,
 } from "./replies/localized-reply.js";
+import { DEFAULT_FAQ_SETTINGS, type FaqSettings, knowledgeEntriesOf } from "./faq-settings.js";
+import { isRouterIntent, NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
+import type { TenantTiers } from "./tiers/tenant-tier-types.js";
 
 // Meta's limits for list messages (docs/whatsapp-cloud-api.md §6).
 const listSchema = z
@@ -82,6 +85,20 @@ const settingsSchema = z.looseObject({
       replyIds: z.record(z.string(), z.string()).optional(),
       /** Which language's text a customer gets when theirs has none (and for "mix"): default pcm, en. */
       languages: z.array(z.enum(ROUTER_LANGUAGES)).min(1).optional(),
+      /** The tenant's own intents: 10–30 examples and a reply each (docs/router.md, "Custom intents"). */
+      custom: z
+        .array(
+          z.object({ intent: z.string().min(1).max(64), examples: z.array(z.string()), reply: replySchema }),
+        )
+        .optional(),
+      /** The FAQ tier over the tenant's `knowledge` entries. */
+      faq: z
+        .object({
+          answerLocally: z.boolean().optional(),
+          minScore: z.number().positive().optional(),
+          minMargin: z.number().min(0).max(1).optional(),
+        })
+        .optional(),
     })
     .optional(),
   replies: z.record(z.string(), replySchema).optional(),
@@ -112,6 +129,12 @@ export interface ResponderSettings {
   readonly staleTemplate: LocalizedReply;
   /** The tenant's language fallback order (`router.languages`, default pcm then en). */
   readonly languages: readonly RouterLanguage[];
+  /** The tenant's own intents (their replies are in `replies` and `templates`); trained into `tiers.custom`. */
+  readonly customIntents: readonly CustomIntentDefinition[];
+  /** The FAQ tier's settings and the tenant's knowledge entries. */
+  readonly faq: FaqSettings;
+  /** Classifiers and indexes built at start from the above (prepareTenantTiers); none: those tiers are off. */
+  readonly tiers?: TenantTiers;
 }
 
 /**
@@ -144,12 +167,16 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
     ...defaults.router.rules.flatMap((rule) => compile(rule, "default rule")),
   ];
   const enabled = own.router?.enabledIntents ?? [...ROUTER_INTENTS];
-  const checkIntent = (intent: string, where: string) => {
-    if (!isRouterIntent(intent))
+  const custom = own.router?.custom ?? [];
+  problems.push(...checkCustomIntents(custom, (name) => isRouterIntent(name) || name === NEEDS_AGENT));
+  const customNames = new Set(custom.map((definition) => definition.intent));
+  // Rules and reply ids may also name the tenant's own intents (a "Menu" button).
+  const checkIntent = (intent: string, where: string, allowCustom = true) => {
+    if (!isRouterIntent(intent) && !(allowCustom && customNames.has(intent)))
       problems.push(`${where}: unknown intent "${intent}" (known: ${ROUTER_INTENTS.join(", ")})`);
   };
   enabled.forEach((intent, index) => {
-    checkIntent(intent, `router.enabledIntents[${index}]`);
+    checkIntent(intent, `router.enabledIntents[${index}]`, false);
   });
   (own.router?.rules ?? []).forEach((rule, index) => {
     checkIntent(rule.intent, `router.rules[${index}].intent`);
@@ -165,6 +192,10 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
   for (const [intent, reply] of Object.entries(own.replies ?? {})) {
     const compiled = compileReply(reply, `replies.${intent}`, problems);
     if (compiled !== undefined) templates[intent] = compiled;
+  }
+  for (const definition of custom) {
+    const compiled = compileReply(definition.reply, `router.custom.${definition.intent}.reply`, problems);
+    if (compiled !== undefined) templates[definition.intent] = compiled;
   }
   const fallbackTemplate = compileReply(
     own.fallback ?? replySchema.parse(defaults.fallback),
@@ -190,5 +221,7 @@ export function resolveResponderSettings(tenant: TenantConfig): ResponderSetting
     fallbackTemplate,
     staleTemplate,
     languages,
+    customIntents: custom.map(({ intent, examples }) => ({ intent, examples })),
+    faq: { ...DEFAULT_FAQ_SETTINGS, ...own.router?.faq, entries: knowledgeEntriesOf(tenant.settings) },
   };
 }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,6 +94,49 @@ describe("sharpsharp router classify (the built CLI)", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no tenant "nobody"/);
   });
+});
+
+describe("sharpsharp router train --tenant (the built CLI)", () => {
+  it("trains the tenant's custom intents into the data directory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "router-cli-"));
+    const config = join(dir, "tenants.json");
+    const examples = [
+      "wetin una get for menu",
+      "send me your menu",
+      "una get jollof?",
+      "abeg send menu",
+      "what's on the menu today",
+      "can I see the menu please",
+      "wetin una dey sell today",
+      "which food una get now",
+      "menu and prices abeg",
+      "how much be jollof rice",
+    ];
+    writeFileSync(
+      config,
+      JSON.stringify({
+        tenants: [
+          {
+            id: "shop",
+            appSecretEnv: "SHOP_SECRET",
+            verifyTokenEnv: "SHOP_VERIFY",
+            phoneNumberIds: ["106540352242922"],
+            router: { custom: [{ intent: "menu", examples, reply: { text: "Jollof ₦2,500" } }] },
+          },
+        ],
+      }),
+    );
+    const env = { SHARPSHARP_CONFIG: config, SHOP_SECRET: "s", SHOP_VERIFY: "v", SHARPSHARP_DATA_DIR: dir };
+    const trained = await router(["train", "--tenant", "shop"], "", env);
+    expect(trained.code).toBe(0);
+    const file = join(dir, "router-custom", "shop.json");
+    expect(trained.stdout).toContain(file);
+    expect(existsSync(file)).toBe(true);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({
+      tenant: "shop",
+      classes: ["_none", "menu"],
+    });
+  }, 60_000);
 });
 
 describe("sharpsharp router eval", () => {

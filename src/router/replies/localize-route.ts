@@ -55,7 +55,10 @@ export function localizeRoute(
     reply: renderPlain(settings.fallbackTemplate, { language: reading.language, order }),
     tier: "fallback",
     ...(routed.decision === undefined ? {} : { decision: routed.decision }),
+    ...(routed.knowledgeHints === undefined ? {} : { knowledgeHints: routed.knowledgeHints }),
   });
+  // An FAQ answer is the tenant's knowledge entry as written: it has no template to fit.
+  if (routed.tier === "faq") return routed;
   const template = routed.intent === undefined ? undefined : settings.templates[routed.intent];
   if (routed.tier === "fallback" || template === undefined) return fallback();
   const rendered = renderReply(template, { language: reading.language, slots: reading.slots, order });

@@ -4,7 +4,15 @@ import type { RouterDecision } from "../intent-router.js";
 import type { RouterSlots } from "../slots.js";
 
 /** Which tier of the router decided a turn (`follow_up`: the customer sent what the bot had asked for). */
-export type RouteTier = "reply_id" | "rule" | "classifier" | "follow_up" | "fallback";
+export type RouteTier = "reply_id" | "rule" | "custom" | "classifier" | "faq" | "follow_up" | "fallback";
+
+/** A knowledge entry the FAQ tier found for the turn: answered locally, or a hint for the agent. */
+export interface KnowledgeHint {
+  readonly id: string;
+  readonly q: string;
+  readonly a: string;
+  readonly score: number;
+}
 
 /** How a turn was routed: the intent, or `undefined` for the fallback. */
 export interface RouteResult {
@@ -23,4 +31,8 @@ export interface RouteResult {
     readonly slots: RouterSlots;
     readonly language: DetectedLanguage | undefined;
   };
+  /** The custom-intent classifier's score, when a custom intent answered. */
+  readonly custom?: { readonly intent: string; readonly confidence: number };
+  /** The FAQ tier's best entries (best first): the one it answered with, or hints for the agent. */
+  readonly knowledgeHints?: readonly KnowledgeHint[];
 }
