@@ -4,6 +4,8 @@ import type { TurnReply } from "../conversation/index.js";
 import { ResponderSettingsError } from "../conversation/index.js";
 import { type CustomIntentDefinition, checkCustomIntents } from "./custom/custom-intent-definitions.js";
 import { DEFAULT_RESPONDER_SETTINGS } from "./default-responder-settings.js";
+import { DEFAULT_FAQ_SETTINGS, type FaqSettings, knowledgeEntriesOf } from "./faq-settings.js";
+import { isRouterIntent, NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
 import { ROUTER_LANGUAGES, type RouterLanguage } from "./lexicon.js";
 import {
   compileReply,
@@ -12,8 +14,6 @@ import {
   localizedTextSchema,
   renderPlain,
 } from "./replies/localized-reply.js";
-import { DEFAULT_FAQ_SETTINGS, type FaqSettings, knowledgeEntriesOf } from "./faq-settings.js";
-import { isRouterIntent, NEEDS_AGENT, ROUTER_INTENTS } from "./intents.js";
 import type { TenantTiers } from "./tiers/tenant-tier-types.js";
 
 // Meta's limits for list messages (docs/whatsapp-cloud-api.md §6).
