@@ -30,6 +30,14 @@ describe("identifyLanguage (the shipped model)", () => {
     expect(languageOf("Good afternoon, I would like to know the status of my order")).toBe("en");
   });
 
+  it("hears Pidgin's grammar where its letters look English", () => {
+    // The character model alone says English for both (0.63 and 0.54).
+    expect(languageOf("I sharp sharp transfer ₦15k since morning, my account never credit")).toBe("pcm");
+    expect(languageOf("my transfer still never enter")).toBe("pcm");
+    expect(languageOf("I never received my refund")).toBe("en");
+    expect(languageOf("I have not received my money")).toBe("en");
+  });
+
   it("says mix for a line that switches between Pidgin and Yoruba halfway", () => {
     const guess = identifier.identify("Abeg help me check am, e jowo owo mi ko tii wole");
     expect(guess.language).toBe("mix");

@@ -3,6 +3,7 @@ import type { RouterLanguage } from "../lexicon.js";
 import { dataPath } from "../package-files.js";
 import { type LanguageModel, languageRows, languageScores, loadLanguageModelFile } from "./language-model.js";
 import { type LanguageText, languageText } from "./language-text.js";
+import { pidginEvidence } from "./pidgin-markers.js";
 
 /** What the identifier makes of a message. */
 export interface LanguageGuess {
@@ -15,9 +16,10 @@ export interface LanguageGuess {
   /**
    * `model`: the best language; `mix`: two languages close (code-switched);
    * `short`: too few letters to tell, so the fallback; `uncertain`: a short
-   * message the model is unsure of, so the fallback.
+   * message the model is unsure of, so the fallback; `grammar`: Pidgin's
+   * grammar words outweighed English's where the model leaned English.
    */
-  readonly basis: "model" | "mix" | "short" | "uncertain";
+  readonly basis: "model" | "mix" | "short" | "uncertain" | "grammar";
 }
 
 export interface LanguageIdentifyOptions {
@@ -124,6 +126,13 @@ export function createLanguageIdentifier(model: LanguageModel): LanguageIdentifi
         const unnamed = withoutNames === original ? ranked : rank(languageText(withoutNames));
         if (unnamed === undefined || isMix(unnamed, text.words))
           return { language: "mix", probability: scores[top], scores, basis: "mix" };
+      }
+      // English over Pidgin by letters alone, but Pidgin by grammar ("my account never credit"). The
+      // other way round was measured to hurt: Pidgin tweets full of English words are still Pidgin.
+      if (top === "en" && ranked.second === "pcm") {
+        const evidence = pidginEvidence(original);
+        if (evidence.pidgin > evidence.english)
+          return { language: "pcm", probability: scores.pcm, scores, basis: "grammar" };
       }
       return { language: top, probability: scores[top], scores, basis: "model" };
     },
