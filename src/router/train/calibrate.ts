@@ -19,6 +19,7 @@ export const NEVER = 1.01;
 
 interface Scored {
   readonly label: string;
+  readonly alsoRight?: readonly string[];
   readonly probabilities: Float64Array;
   readonly weight: number;
 }
@@ -107,6 +108,7 @@ export function calibrateFromScores(
     const example = validation[index] as LabelledExample;
     return {
       label: example.label,
+      ...(example.alsoRight === undefined ? {} : { alsoRight: example.alsoRight }),
       probabilities: softmax(scores, temperature),
       weight: example.source.endsWith(".tsv") ? poolWeight : 1,
     };
@@ -118,7 +120,7 @@ export function calibrateFromScores(
     const predicted = scored.filter((row) => argmax(row.probabilities) === at);
     const predictions = predicted.map((row) => ({
       confidence: row.probabilities[at] as number,
-      correct: row.label === intent,
+      correct: row.label === intent || row.alsoRight?.includes(intent) === true,
       weight: row.weight,
     }));
     // A canned answer to a message that needs the agent is the costly mistake:

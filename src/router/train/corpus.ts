@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isRouterIntent, NEEDS_AGENT } from "../intents.js";
+import { loadInjongo } from "./injongo.js";
 
 /** Languages a corpus example may be labelled with. */
 export const CORPUS_LANGUAGES = ["en", "pcm", "yo", "ha", "ig", "mix"] as const;
@@ -17,6 +18,10 @@ export interface LabelledExample {
   /** For needs_agent examples: the intent it superficially resembles. */
   readonly looksLike?: string;
   readonly source: string;
+  /** Measured by a grouped cross-validation of its own (INJONGO): never put in the test split. */
+  readonly crossValidated?: boolean;
+  /** Other intents that are also right answers (INJONGO's label map accepts several); calibration counts them. */
+  readonly alsoRight?: readonly string[];
 }
 
 export class CorpusError extends Error {
@@ -82,7 +87,8 @@ export function parseTweetPool(name: string, text: string): LabelledExample[] {
 
 /**
  * Reads the training corpus: `corpus/<intent>.jsonl` (and `needs_agent.jsonl`
- * for hard negatives) plus `afrisenti-oos.tsv`, the out-of-scope tweet pool.
+ * for hard negatives) plus `afrisenti-oos.tsv`, the out-of-scope tweet pool,
+ * and the INJONGO training half under `injongo/` (see train/injongo.ts).
  * Every problem names its file and line.
  */
 export function loadCorpus(dir: string): Corpus {
@@ -105,6 +111,11 @@ export function loadCorpus(dir: string): Corpus {
     const text = readFileSync(pool, "utf8");
     hash.update("afrisenti-oos.tsv").update("\0").update(text);
     examples.push(...parseTweetPool("afrisenti-oos.tsv", text));
+  }
+  const injongo = loadInjongo(dir);
+  if (injongo.rows.length > 0) {
+    hash.update(injongo.sha256);
+    examples.push(...injongo.rows.flatMap((row) => (row.trains ? [row.example] : [])));
   }
   if (examples.length === 0) throw new CorpusError(`the corpus at ${corpusDir} is empty`);
   return { examples, sha256: hash.digest("hex") };
