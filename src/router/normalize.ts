@@ -1,5 +1,7 @@
+import { detectBank } from "./bank-slot.js";
 import type { Lexicon, RouterLanguage } from "./lexicon.js";
 import { detectDate, extractSlots, type RouterSlots, SLOT_TOKENS } from "./slots.js";
+import { extractWordAmounts } from "./word-amounts.js";
 
 /** A message as the classifier sees it. */
 export interface NormalizedText {
@@ -70,7 +72,11 @@ export function normalizeMessage(original: string, lexicon: Lexicon): Normalized
     .replace(/(\p{L})\1{2,}/gu, "$1");
   const date = detectDate(folded);
   if (date !== undefined) slots.date = date;
-  const raw = folded.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const worded = extractWordAmounts(folded, SLOT_TOKENS.amount);
+  if (worded.amount !== undefined) slots.amount ??= worded.amount;
+  const bank = detectBank(original.normalize("NFKC"));
+  if (bank !== undefined) slots.bank = bank;
+  const raw = worded.text.match(/[\p{L}\p{N}_]+/gu) ?? [];
 
   const tokens: string[] = [];
   for (let index = 0; index < raw.length; ) {

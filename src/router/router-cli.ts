@@ -8,6 +8,7 @@ import {
   trainTenantCustomIntents,
   writeCustomIntentsFile,
 } from "./custom/custom-intent-store.js";
+import { crossValidateInjongo, INJONGO_CV_FOLDS, loadInjongoLabelMap } from "./eval/cross-validate.js";
 import { asEvalExamples, loadEvalFile } from "./eval/eval-sets.js";
 import { type EvalExample, evaluateRouter } from "./eval/evaluate.js";
 import { formatReport } from "./eval/format-report.js";
@@ -18,6 +19,7 @@ import { loadLexicon } from "./lexicon.js";
 import { deserializeModel, serializeModel } from "./model.js";
 import { dataPath } from "./package-files.js";
 import { loadCorpus } from "./train/corpus.js";
+import { loadInjongo } from "./train/injongo.js";
 import { splitCorpus } from "./train/split.js";
 import { DEFAULT_TRAIN_OPTIONS } from "./train/train.js";
 import { SYNTHETIC_MULTI_REQUESTS, trainRouter } from "./train/train-pipeline.js";
@@ -39,7 +41,9 @@ Commands:
   eval       Score the router: our test split by default, or the files given
              (.jsonl with "intent"; INJONGO .tsv with label_map.tsv beside it;
              AfriSenti .tsv). --baseline keyword scores the keyword list instead,
-             --json prints the report as JSON.
+             --json prints the report as JSON. --cv injongo: grouped 5-fold
+             cross-validation of the whole recipe on the INJONGO training half
+             (trains five times; a few minutes).
   eval-language
              The language identifier's confusion matrix and per-language
              accuracy beside the old lexicon-hit guess: our test split by
@@ -187,8 +191,14 @@ function evaluate(args: string[], io: RouterCliIo): number {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { model: { type: "string" }, baseline: { type: "string" }, json: { type: "boolean" } },
+    options: {
+      model: { type: "string" },
+      baseline: { type: "string" },
+      json: { type: "boolean" },
+      cv: { type: "string" },
+    },
   });
+  if (values.cv !== undefined) return crossValidate(values.cv, values.json === true, io);
   if (values.baseline !== undefined && values.baseline !== "keyword")
     throw new UsageError(`unknown baseline "${values.baseline}" (only "keyword")`);
   const sets: { title: string; examples: EvalExample[] }[] =
@@ -221,6 +231,24 @@ function evaluate(args: string[], io: RouterCliIo): number {
     for (const { title, report } of reports)
       io.stdout.write(`${formatReport(`${title}: ${name}`, report)}\n\n`);
   }
+  return 0;
+}
+
+function crossValidate(set: string, json: boolean, io: RouterCliIo): number {
+  if (set !== "injongo") throw new UsageError(`unknown cross-validation set "${set}" (only "injongo")`);
+  const dataDir = dataPath("router");
+  const { report, perFold } = crossValidateInjongo(
+    loadCorpus(dataDir),
+    loadInjongo(dataDir).rows,
+    loadInjongoLabelMap(dataDir),
+    loadLexicon(),
+    { progress: (line) => io.stderr.write(`${line}\n`) },
+  );
+  if (json) io.stdout.write(`${JSON.stringify({ report, perFold }, null, 2)}\n`);
+  else
+    io.stdout.write(
+      `${formatReport(`INJONGO training half, ${INJONGO_CV_FOLDS}-fold cross-validation grouped by near-duplicate template`, report)}\n\n`,
+    );
   return 0;
 }
 

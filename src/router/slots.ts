@@ -10,8 +10,13 @@ export interface RouterSlots {
   orderId?: string;
   /** A Nigerian mobile number in E.164 form (+234…). */
   phone?: string;
-  /** When the customer says it happened: this_morning, today, yesterday, last_night, last_week, last_month, days_ago, weeks_ago, since_<weekday>. */
+  /**
+   * When the customer says it happened: this_morning, today, yesterday, last_night, last_week, this_month,
+   * last_month, last_year, days_ago, weeks_ago, months_ago, since_<weekday>, month_<name> (month_may…).
+   */
   date?: string;
+  /** The Nigerian bank or wallet named, canonical ("GTBank", "Access Bank", "OPay"…; see bank-slot.ts). */
+  bank?: string;
 }
 
 /** A slot's placeholder token in the normalised text, so "₦5k" and "₦15,000" read the same to the model. */
@@ -29,25 +34,69 @@ const ORDER =
   /\b(?:order|oda|odar)\s*(?:no\.?|number|id)?\s*[:#]?\s*#?\s*([a-z]{0,4}-?\d{3,})\b|\b(ord-?\d{3,})\b/gu;
 const PHONE = /(?<![\d+])(?:\+?234\s?|0)([789][01]\d)[\s-]?(\d{3})[\s-]?(\d{4})(?!\d)/gu;
 const ACCOUNT = /(?<!\d|\d[,.])(\d{10})(?!\d|[,.]\d)/gu;
+// "₦15.000" and "₦1.000.000" write thousands with dots (Yoruba INJONGO rows); "2.5m" is a decimal.
 const AMOUNT =
-  /(₦|\bngn\s?|\bn(?=\s?\d)|#)?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s?(k|m|thousand|million|milli)?\b(\s*(?:naira|ngn))?/gu;
+  /(₦|\bngn\s?|\bnaira\s?|\bn(?=\s?\d)|#)?\s?(\d{1,3}(?:,\d{3})+|\d{1,3}(?:\.\d{3})+(?![\d,])|\d+)(?:\.(\d+))?\s?(k|m|thousand|million|milli)?\b(\s*(?:naira|ngn))?/gu;
 
 const MULTIPLIER: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, milli: 1e6 };
+
+/** Month names in English and as Hausa, Igbo and Yoruba speakers write them (folded); bare "may" is a verb. */
+const MONTHS: readonly (readonly [string, string])[] = [
+  ["january", "january|janairu|jenuwari"],
+  ["february", "february|fabrairu|febru?wari"],
+  ["march", "march|maris|maachi"],
+  ["april", "april|afrilu|eprel|epril"],
+  ["may", "mayu|(?:in|of|onwa|watan|osu) may"],
+  ["june", "june|yuni|juun"],
+  ["july", "july|yuli|julai"],
+  ["august", "august|agusta|ogostu"],
+  ["september", "september|satumba|septemba"],
+  ["october", "october|oktoba"],
+  ["november", "november|nuwamba|novemba"],
+  ["december", "december|disamba|disemba|dissemba"],
+];
+
+// One pass for all twelve months: the month is the capture group that matched.
+const MONTH_PATTERN = new RegExp(`\\b(?:${MONTHS.map(([, forms]) => `(${forms})`).join("|")})\\b`);
 
 const WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
 const DATE_WORDS: readonly (readonly [RegExp, string | ((match: RegExpExecArray) => string)])[] = [
   [
-    /\b(?:since|from)\s+(?:this\s+|dis\s+)?(?:morning|mornin|mrn|mrng)\b|\b(?:this|dis)\s+(?:morning|mornin|mrn|mrng)\b|\bmorning time\b|\b(?:tun|tun da) safe\b|\bkemgbe ututu\b|\blati aaro\b/u,
+    /\b(?:since|from)\s+(?:this\s+|dis\s+)?(?:morning|mornin|mrn|mrng)\b|\b(?:this|dis)\s+(?:morning|mornin|mrn|mrng)\b|\bmorning time\b|\b(?:tun|tun da) safe\b|\bkemgbe ututu\b|\blati aaro\b/,
     "this_morning",
   ],
-  [/\blast night\b|\byesternight\b/u, "last_night"],
-  [/\byesterday\b|\byday\b|\bystdy\b|\blana\b|\bjiya\b|\bunyahu\b/u, "yesterday"],
-  [/\blast\s+(?:week|wk)\b|\bose to koja\b|\bmakon da ya wuce\b|\bizu gara aga\b/u, "last_week"],
-  [/\blast month\b/u, "last_month"],
-  [new RegExp(`\\bsince\\s+(?:last\\s+)?(${WEEKDAYS})\\b`, "u"), (match) => `since_${match[1]}`],
-  [/\b(?:\d+|two|three|four|five|six|several|many)\s+(?:days?|dayz)\b/u, "days_ago"],
-  [/\b(?:\d+|two|three|four|one)\s+(?:weeks?|wks?)\b/u, "weeks_ago"],
-  [/\btoday\b|\b2day\b|\bthis afternoon\b|\bloni\b|\byau\b|\btaa\b/u, "today"],
+  [/\blast night\b|\byesternight\b/, "last_night"],
+  // The day before yesterday ("shekaranjiya", "nwanne unyaahu", "ijeta") before "yesterday" catches its word.
+  [/\bshekaranjiya\b|\bnwanne unyaa?hu\b|\bijeta\b/, "days_ago"],
+  // Yoruba "ana" alone is also Hausa "ana" (one is …): only "ni ana" / "lana".
+  [/\byesterday\b|\byday\b|\bystdy\b|\blanaa?\b|\bni ana\b|\bjiya\b|\bunyaa?hu\b/, "yesterday"],
+  [
+    /\blast\s+(?:week|wk)\b|\bl?ose (?:to|ti o) koja\b|\bmakon (?:da ya wuce|jiya)\b|\bsatin da ya wuce\b|\bizu gara aga\b/,
+    "last_week",
+  ],
+  [
+    /\blast month\b|\bwatan (?:da ?ya wuce|jiya)\b|\bl?osu (?:to|ti o) (?:koja|lo)\b|\bn?onwa gara aga\b|\bn?onwa gachara\b/,
+    "last_month",
+  ],
+  [
+    /\blast year\b|\bshekarar da ta wuce\b|\bbara\b|\bl?odun (?:to|ti o) koja\b|\bn?afo gara aga\b/,
+    "last_year",
+  ],
+  [/\b(?:ojo|ubochi|kwana) \w+(?:-\w+)? (?:seyin|gara aga|da suka wuce)\b/, "days_ago"],
+  [/\bl?(?:ose|sati) \w+(?:-\w+)? (?:seyin|da suka wuce)\b|\bizu \w+ gara aga\b/, "weeks_ago"],
+  [
+    /\b(?:l?osu|watanni|onwa) \w+(?:-\w+)? (?:seyin|da suka wuce|gara aga)\b|\b(?:\d+|two|three|six) months?\b/,
+    "months_ago",
+  ],
+  [new RegExp(`\\bsince\\s+(?:last\\s+)?(${WEEKDAYS})\\b`), (match) => `since_${match[1]}`],
+  [/\b(?:\d+|two|three|four|five|six|several|many)\s+(?:days?|dayz)\b/, "days_ago"],
+  [/\b(?:\d+|two|three|four|one)\s+(?:weeks?|wks?)\b/, "weeks_ago"],
+  [/\btoday\b|\b2day\b|\bthis afternoon\b|\bloni\b|\blonii\b|\byau\b|\btaa\b/, "today"],
+  [/\bthis month\b|\bwannan watan\b|\bl?osu yii\b|\bn?onwa a\b|\bn?onwa nke a\b/, "this_month"],
+  [
+    MONTH_PATTERN,
+    (match) => `month_${MONTHS[match.slice(1).findIndex((group) => group !== undefined)]?.[0]}`,
+  ],
 ];
 
 /** Text with the slots replaced by their placeholder tokens, and the slots found. */
@@ -91,8 +140,14 @@ export function extractSlots(lowerCased: string): SlotExtraction {
     AMOUNT,
     (whole, currency?: string, integer?: string, fraction?: string, multiplier?: string, naira?: string) => {
       if (currency === undefined && multiplier === undefined && naira === undefined) return whole;
+      const dotted = (integer ?? "").includes(".");
+      const digits = (integer ?? "").replaceAll(",", "");
       const base = Number(
-        `${(integer ?? "").replaceAll(",", "")}${fraction === undefined ? "" : `.${fraction}`}`,
+        dotted
+          ? multiplier === undefined
+            ? digits.replaceAll(".", "")
+            : digits
+          : `${digits}${fraction === undefined ? "" : `.${fraction}`}`,
       );
       const value = Math.round(base * (multiplier === undefined ? 1 : (MULTIPLIER[multiplier] ?? 1)));
       if (Number.isFinite(value)) slots.amount ??= value;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { isRouterIntent, NEEDS_AGENT } from "../intents.js";
 import { CorpusError, type LabelledExample } from "../train/corpus.js";
+import { parseInjongoLabelMap } from "../train/injongo.js";
 import { fnv1a } from "../train/split.js";
 import type { EvalExample } from "./evaluate.js";
 
@@ -15,29 +16,8 @@ export function asEvalExamples(examples: readonly LabelledExample[], prefix: str
   }));
 }
 
-// label_map.tsv writes a few names differently from the router's intents.
-const LABEL_ALIASES: Record<string, string> = {
-  card_issues: "card_issue",
-  payment_checkout: "checkout_payment",
-};
-
-/**
- * INJONGO's label map (`injongo_domain, injongo_intent, router_intent, …`):
- * every router intent a row names, including the "(or …)" alternatives, is
- * accepted as a right answer for that INJONGO intent.
- */
-export function parseInjongoLabelMap(text: string): Map<string, string[]> {
-  const map = new Map<string, string[]>();
-  for (const line of text.split("\n").slice(1)) {
-    const [, intent, target] = line.split("\t");
-    if (intent === undefined || target === undefined) continue;
-    const names = (target.match(/[a-z_]+/gu) ?? [])
-      .map((name) => LABEL_ALIASES[name] ?? name)
-      .filter((name) => isRouterIntent(name));
-    if (names.length > 0) map.set(intent, [...new Set(names)]);
-  }
-  return map;
-}
+// The label map's parser lives with the INJONGO loader (training reads the map too).
+export { parseInjongoLabelMap } from "../train/injongo.js";
 
 function parseJsonLinesEval(path: string, text: string): EvalExample[] {
   const fromName = basename(path, ".jsonl");

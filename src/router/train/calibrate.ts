@@ -22,6 +22,7 @@ export const NEVER = 1.01;
 
 interface Scored {
   readonly label: string;
+  readonly alsoRight?: readonly string[];
   readonly probabilities: Float64Array;
   readonly weight: number;
 }
@@ -113,6 +114,7 @@ export function calibrateFromScores(
     const example = validation[index] as LabelledExample;
     return {
       label: example.label,
+      ...(example.alsoRight === undefined ? {} : { alsoRight: example.alsoRight }),
       probabilities: softmax(scores, temperature),
       weight: isChatterPool(example) ? poolWeight : 1,
     };
@@ -130,7 +132,7 @@ export function calibrateFromScores(
     );
     const predictions = predicted.map((row) => ({
       confidence: row.probabilities[at] as number,
-      correct: row.label === intent,
+      correct: row.label === intent || row.alsoRight?.includes(intent) === true,
       weight: row.weight,
     }));
     // A canned answer to a message that needs the agent is the costly mistake:

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isRouterIntent, NEEDS_AGENT } from "../intents.js";
+import { loadInjongo } from "./injongo.js";
 
 /** Languages a corpus example may be labelled with. */
 export const CORPUS_LANGUAGES = ["en", "pcm", "yo", "ha", "ig", "mix"] as const;
@@ -17,6 +18,10 @@ export interface LabelledExample {
   /** For needs_agent examples: the intent it superficially resembles. */
   readonly looksLike?: string;
   readonly source: string;
+  /** Measured by a grouped cross-validation of its own (INJONGO): never put in the test split. */
+  readonly crossValidated?: boolean;
+  /** Other intents that are also right answers (INJONGO's label map accepts several); calibration counts them. */
+  readonly alsoRight?: readonly string[];
 }
 
 export class CorpusError extends Error {
@@ -100,8 +105,9 @@ export const TWEET_POOL = /^afrisenti-.*\.tsv$/u;
 
 /**
  * Reads the training corpus: `corpus/<intent>.jsonl` (and `needs_agent.jsonl`
- * for hard negatives) plus the tweet pools `afrisenti-*.tsv`: Pidgin and
- * native chatter (out_of_scope) and real Pidgin complaints (needs_agent).
+ * for hard negatives) plus the tweet pools `afrisenti-*.tsv` (Pidgin and
+ * native chatter, out_of_scope; real Pidgin complaints, needs_agent) and the
+ * INJONGO training half under `injongo/` (see train/injongo.ts).
  * Every problem names its file and line.
  */
 export function loadCorpus(dir: string): Corpus {
@@ -124,6 +130,11 @@ export function loadCorpus(dir: string): Corpus {
     const text = readFileSync(join(dir, name), "utf8");
     hash.update(name).update("\0").update(text);
     examples.push(...parseTweetPool(name, text));
+  }
+  const injongo = loadInjongo(dir);
+  if (injongo.rows.length > 0) {
+    hash.update(injongo.sha256);
+    examples.push(...injongo.rows.flatMap((row) => (row.trains ? [row.example] : [])));
   }
   if (examples.length === 0) throw new CorpusError(`the corpus at ${corpusDir} is empty`);
   return { examples, sha256: hash.digest("hex") };

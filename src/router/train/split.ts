@@ -101,7 +101,8 @@ export function splitCorpus(examples: readonly LabelledExample[]): CorpusSplits 
   const test: LabelledExample[] = [];
   examples.forEach((example, index) => {
     const bucket = fnv1a(groups[index] ?? example.text) % 100;
-    (bucket < 70 ? train : bucket < 85 ? validation : test).push(example);
+    // Rows with a cross-validation of their own (INJONGO) are never test rows: the test split stays comparable.
+    (bucket < 70 ? train : bucket < 85 || example.crossValidated === true ? validation : test).push(example);
   });
   return { train, validation, test };
 }
