@@ -15,6 +15,8 @@ describe("abstainReason: several requests in one message", () => {
     "Don Allah ina son sanin balance dina, sannan ina son loan", // ha
     "Biko gwa m balance m, ọzọkwa achọrọ m ịzụ data", // ig
     "how much is my balance? can I get a loan?", // two questions, two topics
+    "Achọrọ m ịlele balance m, zụtakwa m data 2GB", // ig: "-kwa" on the verb is "also"
+    "ina son in tura kudi ga kanwata, kuma a sayi min airtime", // ha: native transfer verb
   ]);
 });
 
@@ -46,6 +48,10 @@ describe("abstainReason: a complaint about a previous answer", () => {
     "ba abin da na tambaya ba kenan", // ha
     "Unu aghọtaghị ihe m na-ekwu", // ig, tone marks
     "obughi ihe m juru", // ig, without
+    "Ok but my data still never reach", // pcm: the last answer did not settle it
+    "Thank you, but I still haven't received the refund", // en
+    "E se, sugbon owo mi ko tii wole", // yo
+    "Daalu, mana ego ahụ abatabeghị", // ig
   ]);
 });
 
@@ -85,6 +91,10 @@ describe("abstainReason: plain routine requests are not flagged", () => {
     "Biko, achọrọ m ịzụ data",
     "abeg wetin happen to my delivery, e don late",
     "hello good morning",
+    "thanks o",
+    "ok, abeg check my balance",
+    "Biko zụtakwa m airtime 1k", // one request with "-kwa" is still one
+    "ina son in tura kudi ga kanwata", // one transfer
   ])('does not flag "%s"', (message) => {
     expect(abstainReason(message)).toBeUndefined();
   });

@@ -122,6 +122,11 @@ const COMPLAINT_ABOUT_REPLY = words(
   "(?:aziza|ozizi) (?:unu|gi) (?:abaghi|adighi)",
 );
 
+// An acknowledgement then "but", at the start: an answer to the bot's last reply that did not settle
+// the matter ("thanks, but the money still never enter", "na gode, amma har yanzu…", "e se, sugbon…").
+const UNSETTLED_AFTER_REPLY =
+  /^ (?:ok|okay|alright|thanks|thank you|tanks|na gode|nagode|daalu|dalu|e se|ese|e seun)(?: o| oo| sir| ma)? (?:but|bt|amma|sugbon|mana|kama) /u;
+
 // Request topics, for telling two requests from one request with two details.
 const TOPICS: readonly RegExp[] = [
   words("balance", "bal", "how much (?:dey|is|remain|i get|do i have|i have)(?: in)? my account"),
@@ -131,7 +136,7 @@ const TOPICS: readonly RegExp[] = [
   words("loan", "borrow", "credit limit", "bashi", "ego mbinye"),
   words("order", "delivery", "deliver", "rider", "package", "parcel", "tracking"),
   words("refund", "money back"),
-  words("transfer", "send money", "tura kudi", "fi owo ranse", "ziga ego"),
+  words("transfer", "send money", "tura kudi", "tura", "fi owo ranse", "fi ranse", "ziga ego", "iziga", "ziga"),
   words("dstv", "gotv", "startimes", "electricity", "light bill", "prepaid", "meter", "token", "bill"),
   words("price", "cost", "menu", "how much be", "how much is", "do you (?:have|sell)"),
   words(
@@ -174,6 +179,9 @@ const ANOTHER_REQUEST = new RegExp(
   "gu",
 );
 
+// Igbo marks "also" on the verb ("zụtakwa m airtime": buy me airtime too); "kwa" alone is in ANOTHER_REQUEST.
+const IGBO_ALSO_VERB = / (?=\p{L}{2,}kwa )/u;
+
 function topicsOf(part: string): Set<number> {
   const found = new Set<number>();
   TOPICS.forEach((topic, index) => {
@@ -188,6 +196,7 @@ function hasSeveralRequests(folded: string): boolean {
   const questions = folded.split("?").length - 1;
   const parts = folded
     .split(ANOTHER_REQUEST)
+    .flatMap((part) => part.split(IGBO_ALSO_VERB))
     .flatMap((part) => (questions >= 2 ? part.split("?") : [part]))
     .map((part) => ` ${part.trim()} `);
   if (parts.length < 2) return false;
@@ -316,7 +325,7 @@ export function abstainReason(text: string, intent?: string): AbstainReason | un
   const folded = foldForRules(text);
   // A handoff to a person is what every reason but a refused handoff asks for: never stand in its way.
   if (intent === "talk_to_human") return NEGATED_INTENT.test(folded) ? "negated_intent" : undefined;
-  if (COMPLAINT_ABOUT_REPLY.test(folded)) return "complaint_about_reply";
+  if (COMPLAINT_ABOUT_REPLY.test(folded) || UNSETTLED_AFTER_REPLY.test(folded)) return "complaint_about_reply";
   if (NEGATED_INTENT.test(folded)) return "negated_intent";
   if (INVESTIGATION.test(folded)) return "asks_investigation";
   if (hasSeveralRequests(folded)) return "several_requests";
