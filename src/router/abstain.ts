@@ -136,7 +136,17 @@ const TOPICS: readonly RegExp[] = [
   words("loan", "borrow", "credit limit", "bashi", "ego mbinye"),
   words("order", "delivery", "deliver", "rider", "package", "parcel", "tracking"),
   words("refund", "money back"),
-  words("transfer", "send money", "tura kudi", "tura", "fi owo ranse", "fi ranse", "ziga ego", "iziga", "ziga"),
+  words(
+    "transfer",
+    "send money",
+    "tura kudi",
+    "tura",
+    "fi owo ranse",
+    "fi ranse",
+    "ziga ego",
+    "iziga",
+    "ziga",
+  ),
   words("dstv", "gotv", "startimes", "electricity", "light bill", "prepaid", "meter", "token", "bill"),
   words("price", "cost", "menu", "how much be", "how much is", "do you (?:have|sell)"),
   words(
@@ -325,7 +335,8 @@ export function abstainReason(text: string, intent?: string): AbstainReason | un
   const folded = foldForRules(text);
   // A handoff to a person is what every reason but a refused handoff asks for: never stand in its way.
   if (intent === "talk_to_human") return NEGATED_INTENT.test(folded) ? "negated_intent" : undefined;
-  if (COMPLAINT_ABOUT_REPLY.test(folded) || UNSETTLED_AFTER_REPLY.test(folded)) return "complaint_about_reply";
+  if (COMPLAINT_ABOUT_REPLY.test(folded) || UNSETTLED_AFTER_REPLY.test(folded))
+    return "complaint_about_reply";
   if (NEGATED_INTENT.test(folded)) return "negated_intent";
   if (INVESTIGATION.test(folded)) return "asks_investigation";
   if (hasSeveralRequests(folded)) return "several_requests";

@@ -10,7 +10,7 @@ export const DEFAULT_RESPONDER_SETTINGS = {
     rules: [
       {
         match:
-          "^(hi+|hello+|hey+|hallo|helo|how far|howfa|how far o|good (morning|afternoon|evening)|morning|evening|wetin dey|how you dey|how una dey)( (o|oo|sir|ma|boss|bros|sis|dear|una|there|all))?$",
+          "^(hi+|hello+|hey+|hallo|helo|how far|howfa|how far o|good (morning|afternoon|evening)|morning|evening|wetin dey|how you dey|how una dey|e ka ?a+ro|e ka ?a+san|e ka ?a+le|e ku ?a+ro|e ku ?ile|bawo( ni)?|e n le|sannu( da zuwa)?|ina kwana|ina wuni|barka da (safiya|rana|yamma|asuba)|(as)?salamu alaikum|ndewo|nnoo|kedu|ututu oma|ehihie oma|mgbede oma)( (o|oo|sir|ma|boss|bros|sis|dear|una|there|all|nne|nna|oga|yallabai|maama|baba))?$",
         intent: "greeting",
       },
       {

@@ -80,7 +80,12 @@ export function createIntentRouter(
       }
       const intent = model.classes[best] as RouterIntent;
       const confidence = probabilities[best] as number;
-      const threshold = model.thresholds[intent] ?? Number.POSITIVE_INFINITY;
+      const detected = language.identify(text).language;
+      const native = detected === "yo" || detected === "ha" || detected === "ig";
+      const threshold =
+        (native ? model.nativeThresholds?.[intent] : undefined) ??
+        model.thresholds[intent] ??
+        Number.POSITIVE_INFINITY;
       const abstained = abstainReason(text, intent);
       const first = argmax(probabilities);
       const resolved =
@@ -93,7 +98,7 @@ export function createIntentRouter(
         confidence,
         resolved,
         slots: normalized.slots,
-        language: language.identify(text).language,
+        language: detected,
         alternatives: [second, third].map((index) => ({
           intent: model.classes[index] as RouterIntent,
           confidence: probabilities[index] as number,

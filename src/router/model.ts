@@ -24,6 +24,8 @@ export interface RouterModel {
   readonly temperature: number;
   /** Per-intent confidence at or above which the router answers locally (> 1: never). */
   readonly thresholds: Readonly<Record<string, number>>;
+  /** The same for Yoruba, Hausa and Igbo messages, where calibrated apart (else `thresholds`). */
+  readonly nativeThresholds?: Readonly<Record<string, number>>;
   readonly provenance: ModelProvenance;
 }
 
@@ -38,6 +40,7 @@ interface ModelHeader {
   readonly features: readonly string[];
   readonly temperature: number;
   readonly thresholds: Readonly<Record<string, number>>;
+  readonly nativeThresholds?: Readonly<Record<string, number>>;
   readonly provenance: ModelProvenance;
 }
 
@@ -67,6 +70,7 @@ export function serializeModel(model: RouterModel): Buffer {
     features: model.features,
     temperature: model.temperature,
     thresholds: model.thresholds,
+    ...(model.nativeThresholds === undefined ? {} : { nativeThresholds: model.nativeThresholds }),
     provenance: model.provenance,
   };
   const json = Buffer.from(JSON.stringify(header), "utf8");

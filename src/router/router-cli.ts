@@ -9,10 +9,11 @@ import {
   writeCustomIntentsFile,
 } from "./custom/custom-intent-store.js";
 import { crossValidateInjongo, INJONGO_CV_FOLDS, loadInjongoLabelMap } from "./eval/cross-validate.js";
-import { asEvalExamples, loadEvalFile } from "./eval/eval-sets.js";
-import { type EvalExample, evaluateRouter } from "./eval/evaluate.js";
+import { loadEvalFile } from "./eval/eval-sets.js";
+import { type EvalOutcome, evaluateRouter } from "./eval/evaluate.js";
 import { formatReport } from "./eval/format-report.js";
 import { keywordIntent } from "./eval/keyword-router.js";
+import { formatRouterReport, routerReportSets, scoreReportSets } from "./eval/router-report.js";
 import { createIntentRouter, DEFAULT_MODEL_PATH, type IntentRouter } from "./intent-router.js";
 import { evalLanguageCommand, languageSampleCommand, trainLanguageFiles } from "./language/language-cli.js";
 import { loadLexicon } from "./lexicon.js";
@@ -20,7 +21,6 @@ import { deserializeModel, serializeModel } from "./model.js";
 import { dataPath } from "./package-files.js";
 import { loadCorpus } from "./train/corpus.js";
 import { loadInjongo } from "./train/injongo.js";
-import { splitCorpus } from "./train/split.js";
 import { DEFAULT_TRAIN_OPTIONS } from "./train/train.js";
 import { SYNTHETIC_MULTI_REQUESTS, trainRouter } from "./train/train-pipeline.js";
 import { deriveUdLexicon } from "./train/ud-lexicon.js";
@@ -111,6 +111,11 @@ function train(args: string[], io: RouterCliIo): number {
       `thresholds: ${Object.entries(model.thresholds)
         .map(([intent, threshold]) => `${intent} ${threshold.toFixed(3)}`)
         .join(", ")}`,
+      `Yoruba, Hausa and Igbo thresholds: ${
+        Object.entries(model.nativeThresholds ?? {})
+          .map(([intent, threshold]) => `${intent} ${threshold.toFixed(3)}`)
+          .join(", ") || "none"
+      }`,
       "",
     ].join("\n"),
   );
@@ -196,20 +201,13 @@ function evaluate(args: string[], io: RouterCliIo): number {
       baseline: { type: "string" },
       json: { type: "boolean" },
       cv: { type: "string" },
+      shared: { type: "string" },
+      quick: { type: "boolean" },
     },
   });
   if (values.cv !== undefined) return crossValidate(values.cv, values.json === true, io);
   if (values.baseline !== undefined && values.baseline !== "keyword")
     throw new UsageError(`unknown baseline "${values.baseline}" (only "keyword")`);
-  const sets: { title: string; examples: EvalExample[] }[] =
-    positionals.length === 0
-      ? [
-          {
-            title: "our test split",
-            examples: asEvalExamples(splitCorpus(loadCorpus(dataPath("router")).examples).test, "test"),
-          },
-        ]
-      : positionals.map((path) => ({ title: path, examples: loadEvalFile(path) }));
   const classifyOne =
     values.baseline === "keyword"
       ? (text: string) => {
@@ -220,6 +218,14 @@ function evaluate(args: string[], io: RouterCliIo): number {
           const router = loadRouter(values.model);
           return (text: string) => router.classify(text);
         })();
+  if (positionals.length === 0)
+    return report(classifyOne, {
+      shared: values.shared ?? process.env.SHARPSHARP_SHARED_DATA,
+      crossValidate: values.quick !== true && values.baseline === undefined && values.model === undefined,
+      json: values.json === true,
+      io,
+    });
+  const sets = positionals.map((path) => ({ title: path, examples: loadEvalFile(path) }));
   const reports = sets.map(({ title, examples }) => ({
     title,
     report: evaluateRouter(examples, classifyOne),
@@ -230,6 +236,58 @@ function evaluate(args: string[], io: RouterCliIo): number {
       values.baseline === "keyword" ? "keyword list" : `classifier (${values.model ?? DEFAULT_MODEL_PATH()})`;
     for (const { title, report } of reports)
       io.stdout.write(`${formatReport(`${title}: ${name}`, report)}\n\n`);
+  }
+  return 0;
+}
+
+/**
+ * The one report (`router eval` with no files): every set of
+ * routerReportSets, then the INJONGO training half by grouped
+ * cross-validation unless `crossValidate` is off (it trains five times).
+ */
+function report(
+  classifyOne: (text: string) => EvalOutcome,
+  options: { shared: string | undefined; crossValidate: boolean; json: boolean; io: RouterCliIo },
+): number {
+  const { io } = options;
+  const dataDir = dataPath("router");
+  const corpus = loadCorpus(dataDir);
+  const shared = options.shared === "" ? undefined : options.shared;
+  const rows = scoreReportSets(routerReportSets(corpus, dataDir, shared), classifyOne);
+  if (options.crossValidate) {
+    io.stderr.write("INJONGO training half: grouped 5-fold cross-validation (trains five times)...\n");
+    const { report: cv } = crossValidateInjongo(
+      corpus,
+      loadInjongo(dataDir).rows,
+      loadInjongoLabelMap(dataDir),
+      loadLexicon(),
+      { progress: (line) => io.stderr.write(`${line}\n`) },
+    );
+    rows.push({
+      set: {
+        name: `INJONGO training half, ${INJONGO_CV_FOLDS}-fold grouped cross-validation`,
+        examples: [],
+        origin: "real",
+      },
+      report: cv,
+    });
+  }
+  if (options.json)
+    io.stdout.write(
+      `${JSON.stringify(
+        rows.map(({ set, report }) => ({ set: set.name, origin: set.origin, report })),
+        null,
+        2,
+      )}\n`,
+    );
+  else {
+    const skipped = [
+      ...(shared === undefined ? ["AfriSenti dev tweets (--shared DIR or SHARPSHARP_SHARED_DATA)"] : []),
+      ...(options.crossValidate ? [] : ["INJONGO cross-validation (--quick, --model or --baseline)"]),
+    ];
+    io.stdout.write(
+      `${formatRouterReport(rows)}\n${skipped.length === 0 ? "" : `\nnot in this report: ${skipped.join("; ")}\n`}`,
+    );
   }
   return 0;
 }

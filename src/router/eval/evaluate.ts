@@ -27,6 +27,9 @@ export interface GroupScores {
   readonly messages: number;
   readonly coverage: number;
   readonly resolvedPrecision: number;
+  readonly needsAgentMessages: number;
+  /** Share of the group's needs-agent messages answered locally (NaN when it has none). */
+  readonly falseResolutionRate: number;
 }
 
 export interface EvalReport {
@@ -70,7 +73,10 @@ export function evaluateRouter(
 ): EvalReport {
   const perIntent = new Map<string, { support: number; resolved: number; correct: number }>();
   for (const intent of ROUTER_INTENTS) perIntent.set(intent, { support: 0, resolved: 0, correct: 0 });
-  const perLanguage = new Map<string, { messages: number; resolved: number; correct: number }>();
+  const perLanguage = new Map<
+    string,
+    { messages: number; resolved: number; correct: number; needsAgent: number; falseResolutions: number }
+  >();
   const confusion: Record<string, Record<string, number>> = {};
   const wrongAnswers: Record<string, Record<string, number>> = {};
   const latencies: number[] = [];
@@ -96,8 +102,15 @@ export function evaluateRouter(
       routine += 1;
       if (right) top1 += 1;
     }
-    const language = perLanguage.get(example.lang) ?? { messages: 0, resolved: 0, correct: 0 };
+    const language = perLanguage.get(example.lang) ?? {
+      messages: 0,
+      resolved: 0,
+      correct: 0,
+      needsAgent: 0,
+      falseResolutions: 0,
+    };
     language.messages += 1;
+    if (isNeedsAgent) language.needsAgent += 1;
     perLanguage.set(example.lang, language);
     const row = confusion[goldName] ?? {};
     const column = outcome.resolved ? outcome.intent : "agent";
@@ -108,7 +121,10 @@ export function evaluateRouter(
     language.resolved += 1;
     const entry = perIntent.get(outcome.intent);
     if (entry !== undefined) entry.resolved += 1;
-    if (isNeedsAgent) falseResolutions += 1;
+    if (isNeedsAgent) {
+      falseResolutions += 1;
+      language.falseResolutions += 1;
+    }
     if (!right) {
       const wrongRow = wrongAnswers[goldName] ?? {};
       wrongRow[outcome.intent] = (wrongRow[outcome.intent] ?? 0) + 1;
@@ -139,6 +155,8 @@ export function evaluateRouter(
       messages: entry.messages,
       coverage: ratio(entry.resolved, entry.messages),
       resolvedPrecision: ratio(entry.correct, entry.resolved),
+      needsAgentMessages: entry.needsAgent,
+      falseResolutionRate: ratio(entry.falseResolutions, entry.needsAgent),
     };
   latencies.sort((a, b) => a - b);
   return {

@@ -177,6 +177,9 @@ describe("replies per language", () => {
     const settings = resolveResponderSettings(tenant());
     const greet = (text: string) => routeTurn(settings, [msg(text)], router).reply.text;
     expect(greet("e kaaro")).toBe(DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.yo);
+    // The default greeting rule matches with tone marks too (rules also see the folded text).
+    expect(routeTurn(settings, [msg("Ẹ káàárọ̀ o")], router).tier).toBe("rule");
+    expect(routeTurn(settings, [msg("Sannu da zuwa")], router).intent).toBe("greeting");
     expect(greet("ina kwana")).toBe(DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.ha);
     expect(greet("ndewo")).toBe(DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.ig);
     // The rule tier asks the router's language hook: "hi" is English.

@@ -16,6 +16,10 @@ export const DEFAULT_TARGET_PRECISION = 0.985;
  * of coverage (bench/RESULTS.md, issue 16).
  */
 export const HARD_NEGATIVE_ALLOWANCE = 0;
+/** The languages with thresholds of their own (see calibrateFromScores). */
+export const NATIVE_LANGUAGES: ReadonlySet<string> = new Set(["yo", "ha", "ig"]);
+/** An intent needs this many native validation messages taken for it to get a native threshold. */
+export const MIN_NATIVE_PREDICTIONS = 20;
 /** Chatter's share of real traffic, as in the mixed-traffic sample (eval-sets.ts). */
 export const CHATTER_SHARE = 0.15;
 /** Below this the router never answers, whatever the validation split says. */
@@ -122,39 +126,65 @@ export function calibrateFromScores(
       weight: isChatterPool(example) ? poolWeight : 1,
     };
   });
-  const thresholds: Record<string, number> = {};
-  const needsAgentTotal = validation.filter((example) => example.label === NEEDS_AGENT).length;
-  for (const intent of ROUTER_INTENTS) {
-    const at = classIndex.get(intent) as number;
-    // Messages the abstain layer keeps from this intent never resolve, so
-    // they neither lower nor raise its threshold.
-    const predicted = scored.filter(
-      (row, index) =>
-        argmax(row.probabilities) === at &&
-        abstainReason((validation[index] as LabelledExample).text, intent) === undefined,
-    );
-    const predictions = predicted.map((row) => ({
-      confidence: row.probabilities[at] as number,
-      correct: row.label === intent || row.alsoRight?.includes(intent) === true,
-      weight: row.weight,
-    }));
-    // A canned answer to a message that needs the agent is the costly mistake:
-    // the threshold also clears all but HARD_NEGATIVE_ALLOWANCE of the
-    // held-out hard negatives taken for this intent.
-    const hardNegatives = predicted
-      .filter((row) => row.label === NEEDS_AGENT)
-      .map((row) => row.probabilities[at] as number)
-      .sort((a, b) => b - a);
-    const allowance = Math.floor(HARD_NEGATIVE_ALLOWANCE * needsAgentTotal);
-    const clearing = hardNegatives[allowance];
-    const aboveHardNegatives = clearing === undefined ? 0 : Math.min(NEVER, clearing + 1e-6);
-    thresholds[intent] = Math.max(chooseThreshold(predictions, target), aboveHardNegatives);
-  }
+  const thresholdsOf = (
+    rows: readonly number[],
+  ): { thresholds: Record<string, number>; taken: Record<string, number> } => {
+    const thresholds: Record<string, number> = {};
+    const taken: Record<string, number> = {};
+    const needsAgentTotal = rows.filter(
+      (index) => (validation[index] as LabelledExample).label === NEEDS_AGENT,
+    ).length;
+    for (const intent of ROUTER_INTENTS) {
+      const at = classIndex.get(intent) as number;
+      // Messages the abstain layer keeps from this intent never resolve, so
+      // they neither lower nor raise its threshold.
+      const predicted = rows
+        .filter(
+          (index) =>
+            argmax((scored[index] as Scored).probabilities) === at &&
+            abstainReason((validation[index] as LabelledExample).text, intent) === undefined,
+        )
+        .map((index) => scored[index] as Scored);
+      taken[intent] = predicted.length;
+      const predictions = predicted.map((row) => ({
+        confidence: row.probabilities[at] as number,
+        correct: row.label === intent || row.alsoRight?.includes(intent) === true,
+        weight: row.weight,
+      }));
+      // A canned answer to a message that needs the agent is the costly mistake:
+      // the threshold also clears all but HARD_NEGATIVE_ALLOWANCE of the
+      // held-out hard negatives taken for this intent.
+      const hardNegatives = predicted
+        .filter((row) => row.label === NEEDS_AGENT)
+        .map((row) => row.probabilities[at] as number)
+        .sort((a, b) => b - a);
+      const allowance = Math.floor(HARD_NEGATIVE_ALLOWANCE * needsAgentTotal);
+      const clearing = hardNegatives[allowance];
+      const aboveHardNegatives = clearing === undefined ? 0 : Math.min(NEVER, clearing + 1e-6);
+      thresholds[intent] = Math.max(chooseThreshold(predictions, target), aboveHardNegatives);
+    }
+    return { thresholds, taken };
+  };
+  const all = validation.map((_, index) => index);
+  const { thresholds } = thresholdsOf(all);
+  // Yoruba, Hausa and Igbo messages score lower than English and Pidgin ones
+  // (less training text): held to thresholds set by English and Pidgin hard
+  // negatives they would rarely be answered. They get their own, fitted on
+  // their own messages and hard negatives alone, where there are enough; a
+  // native threshold only ever relaxes the shared one (which was fitted on
+  // every message, native ones included), never tightens it.
+  const nativeRows = all.filter((index) => NATIVE_LANGUAGES.has((validation[index] as LabelledExample).lang));
+  const native = thresholdsOf(nativeRows);
+  const nativeThresholds: Record<string, number> = {};
+  for (const intent of ROUTER_INTENTS)
+    if ((native.taken[intent] ?? 0) >= MIN_NATIVE_PREDICTIONS)
+      nativeThresholds[intent] = Math.min(native.thresholds[intent] as number, thresholds[intent] as number);
   thresholds[NEEDS_AGENT] = NEVER;
   return {
     ...model,
     temperature,
     thresholds,
+    nativeThresholds,
     provenance: { ...model.provenance, validationExamples: validation.length, targetPrecision: target },
   };
 }
