@@ -1,3 +1,4 @@
+import { createSeededRandom } from "../../random/index.js";
 import type { RouterLanguage } from "../lexicon.js";
 import { createLanguageModel, type LanguageModel } from "./language-model.js";
 import { forEachLanguageFeature, languageText } from "./language-text.js";
@@ -32,18 +33,6 @@ export const DEFAULT_LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = {
 
 /** Languages in the order the model's classes are stored. */
 export const LANGUAGE_CLASSES: readonly RouterLanguage[] = ["en", "pcm", "yo", "ha", "ig"];
-
-/** A small seeded PRNG (mulberry32): the same shuffles on every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function distinctHashes(text: string): number[] {
   const seen = new Set<number>();
@@ -91,7 +80,7 @@ export function trainLanguageModel(
   const weights = new Float64Array(kept.length * C);
   const bias = new Float64Array(C);
   const scores = new Float64Array(C);
-  const random = seededRandom(options.seed);
+  const random = createSeededRandom(options.seed);
   const order = examples.map((_, index) => index);
   for (let epoch = 0; epoch < options.epochs; epoch += 1) {
     for (let i = order.length - 1; i > 0; i -= 1) {

@@ -18,6 +18,13 @@ export const DEFAULT_TARGET_PRECISION = 0.985;
 export const HARD_NEGATIVE_ALLOWANCE = 0;
 /** The languages with thresholds of their own (see calibrateFromScores). */
 export const NATIVE_LANGUAGES: ReadonlySet<string> = new Set(["yo", "ha", "ig"]);
+/**
+ * The precision native thresholds aim for: the issue's bar for Yoruba, Hausa
+ * and Igbo is 95%, and this leaves room for text unseen. Every native hard
+ * negative must still be cleared (HARD_NEGATIVE_ALLOWANCE), so what this
+ * trades is a wrong routine answer for coverage, never a needs-agent message.
+ */
+export const NATIVE_TARGET_PRECISION = 0.97;
 /** An intent needs this many native validation messages taken for it to get a native threshold. */
 export const MIN_NATIVE_PREDICTIONS = 20;
 /** Chatter's share of real traffic, as in the mixed-traffic sample (eval-sets.ts). */
@@ -128,6 +135,7 @@ export function calibrateFromScores(
   });
   const thresholdsOf = (
     rows: readonly number[],
+    precision: number,
   ): { thresholds: Record<string, number>; taken: Record<string, number> } => {
     const thresholds: Record<string, number> = {};
     const taken: Record<string, number> = {};
@@ -161,12 +169,12 @@ export function calibrateFromScores(
       const allowance = Math.floor(HARD_NEGATIVE_ALLOWANCE * needsAgentTotal);
       const clearing = hardNegatives[allowance];
       const aboveHardNegatives = clearing === undefined ? 0 : Math.min(NEVER, clearing + 1e-6);
-      thresholds[intent] = Math.max(chooseThreshold(predictions, target), aboveHardNegatives);
+      thresholds[intent] = Math.max(chooseThreshold(predictions, precision), aboveHardNegatives);
     }
     return { thresholds, taken };
   };
   const all = validation.map((_, index) => index);
-  const { thresholds } = thresholdsOf(all);
+  const { thresholds } = thresholdsOf(all, target);
   // Yoruba, Hausa and Igbo messages score lower than English and Pidgin ones
   // (less training text): held to thresholds set by English and Pidgin hard
   // negatives they would rarely be answered. They get their own, fitted on
@@ -174,7 +182,7 @@ export function calibrateFromScores(
   // native threshold only ever relaxes the shared one (which was fitted on
   // every message, native ones included), never tightens it.
   const nativeRows = all.filter((index) => NATIVE_LANGUAGES.has((validation[index] as LabelledExample).lang));
-  const native = thresholdsOf(nativeRows);
+  const native = thresholdsOf(nativeRows, Math.min(target, NATIVE_TARGET_PRECISION));
   const nativeThresholds: Record<string, number> = {};
   for (const intent of ROUTER_INTENTS)
     if ((native.taken[intent] ?? 0) >= MIN_NATIVE_PREDICTIONS)
