@@ -53,7 +53,10 @@ export function routeTurn(
   const reading =
     decision === undefined
       ? readTurn(messages, router)
-      : { language: decision.language, slots: decision.slots };
+      : {
+          language: decision.languageUncertain === true ? undefined : decision.language,
+          slots: decision.slots,
+        };
   return localizeRoute(settings, routed, reading);
 }
 

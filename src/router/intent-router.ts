@@ -2,7 +2,11 @@ import { type AbstainReason, abstainReason } from "./abstain.js";
 import type { DetectedLanguage } from "./detect-language.js";
 import { forEachFeature } from "./features.js";
 import { isRouterIntent, NEEDS_AGENT, type RouterIntent } from "./intents.js";
-import { defaultLanguageIdentifier, type LanguageIdentifier } from "./language/identify-language.js";
+import {
+  defaultLanguageIdentifier,
+  type LanguageGuess,
+  type LanguageIdentifier,
+} from "./language/identify-language.js";
 import { type Lexicon, loadLexicon } from "./lexicon.js";
 import { argmax, featureRows, loadModelFile, type RouterModel, scoreRows, softmax } from "./model.js";
 import { normalizeMessage } from "./normalize.js";
@@ -19,6 +23,8 @@ export interface RouterDecision {
   readonly resolved: boolean;
   readonly slots: RouterSlots;
   readonly language: DetectedLanguage;
+  /** True when the message was too short or unsure to tell its language (`language` is then a default): replies follow the tenant's order. */
+  readonly languageUncertain?: boolean;
   /** The next most likely intents, best first (at most 2). */
   readonly alternatives: readonly { readonly intent: RouterIntent; readonly confidence: number }[];
   /** Set when the abstain layer (abstain.ts) sends the message to the agent whatever the scores. */
@@ -44,7 +50,12 @@ export interface IntentRouter {
    * identifier (it should give the same answer as `classify(...).language`);
    * optional so that test doubles need not implement it.
    */
-  identifyLanguage?(text: string): DetectedLanguage;
+  identifyLanguage?(text: string): DetectedLanguage | undefined;
+}
+
+/** "hi", "ok": too short to tell, so the identifier gave its default; a reply should follow the tenant's order instead. */
+function isUncertain(guess: LanguageGuess): boolean {
+  return guess.basis === "short" || guess.basis === "uncertain";
 }
 
 export const DEFAULT_MODEL_PATH = (): string => dataPath("router", "model.bin");
@@ -80,7 +91,8 @@ export function createIntentRouter(
       }
       const intent = model.classes[best] as RouterIntent;
       const confidence = probabilities[best] as number;
-      const detected = language.identify(text).language;
+      const guess = language.identify(text);
+      const detected = guess.language;
       const native = detected === "yo" || detected === "ha" || detected === "ig";
       const threshold =
         (native ? model.nativeThresholds?.[intent] : undefined) ??
@@ -99,6 +111,7 @@ export function createIntentRouter(
         resolved,
         slots: normalized.slots,
         language: detected,
+        ...(isUncertain(guess) ? { languageUncertain: true } : {}),
         alternatives: [second, third].map((index) => ({
           intent: model.classes[index] as RouterIntent,
           confidence: probabilities[index] as number,
@@ -108,7 +121,8 @@ export function createIntentRouter(
       };
     },
     identifyLanguage(text) {
-      return language.identify(text).language;
+      const guess = language.identify(text);
+      return isUncertain(guess) ? undefined : guess.language;
     },
   };
 }

@@ -14,8 +14,8 @@ import { type DemoBackend, demoBackend, skipWithoutDemoBackend } from "../suppor
 import { eventually } from "../support/eventually.js";
 
 const bin = fileURLToPath(new URL("../../bin/sharpsharp.js", import.meta.url));
-/** "hi" reads as English: the default greeting's English text. */
-const GREETING = DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.en;
+/** "hi" is too short to tell a language: the tenant's first language (default Pidgin) answers. */
+const GREETING = DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.pcm;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -182,8 +182,10 @@ describe("replies per language", () => {
     expect(routeTurn(settings, [msg("Sannu da zuwa")], router).intent).toBe("greeting");
     expect(greet("ina kwana")).toBe(DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.ha);
     expect(greet("ndewo")).toBe(DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.ig);
-    // The rule tier asks the router's language hook: "hi" is English.
-    expect(greet("hi")).toBe(DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.en);
+    // The rule tier asks the router's language hook: "hi" is too short to tell, so the order decides (pcm first),
+    // while a longer English greeting is English.
+    expect(greet("hi")).toBe(DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.pcm);
+    expect(greet("good morning sir")).toBe(DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.en);
   });
 
   it("falls back in the tenant's order when the customer's language has no text", () => {
@@ -194,8 +196,9 @@ describe("replies per language", () => {
       }),
     );
     expect(routeTurn(settings, [msg("sannu")], router).reply.text).toBe("Ẹ kú àbọ̀ sí ṣọ́ọ̀bù Ade");
-    expect(routeTurn(settings, [msg("hi")], router).reply.text).toBe("Hello from Ade's shop");
-    // Without a router the language is unknown: the first of the order.
+    expect(routeTurn(settings, [msg("good morning sir")], router).reply.text).toBe("Hello from Ade's shop");
+    // Too short to tell ("hi"), or without a router: the first of the order.
+    expect(routeTurn(settings, [msg("hi")], router).reply.text).toBe("Ẹ kú àbọ̀ sí ṣọ́ọ̀bù Ade");
     expect(routeTurn(settings, [msg("hi")]).reply.text).toBe("Ẹ kú àbọ̀ sí ṣọ́ọ̀bù Ade");
   });
 
