@@ -17,21 +17,30 @@ function lengthBucket(tokens: number): string {
  * words-with-concepts (`b:`, with message edges, so "hello" alone differs
  * from "hello, my card…"), character 3–5-grams of each word (`g:`, which
  * carry typos and spellings no list foresaw), slot presence (`s:`) and a
- * length bucket (`n:`).
+ * length bucket (`n:`). The same set as forEachTokenFeature over every token
+ * plus forEachMessageFeature: inference caches the per-token part.
  */
 export function forEachFeature(text: NormalizedText, visit: (feature: string) => void): void {
-  for (const token of text.tokens) visit(`w:${token}`);
+  for (const token of text.tokens) forEachTokenFeature(token, visit);
+  forEachMessageFeature(text, visit);
+}
+
+/** A token's own features: the word (`w:`) and its character 3–5-grams (`g:`, none for slot tokens). */
+export function forEachTokenFeature(token: string, visit: (feature: string) => void): void {
+  visit(`w:${token}`);
+  if (SLOT_TOKEN_SET.has(token)) return;
+  const padded = ` ${token} `;
+  for (let size = 3; size <= 5; size += 1)
+    for (let start = 0; start + size <= padded.length; start += 1)
+      visit(`g:${padded.slice(start, start + size)}`);
+}
+
+/** The features that depend on the whole message: concepts, bigrams, slots and the length bucket. */
+export function forEachMessageFeature(text: NormalizedText, visit: (feature: string) => void): void {
   for (const concept of text.concepts) visit(`c:${concept}`);
   const sequence = text.sequence;
   for (let index = -1; index < sequence.length; index += 1)
     visit(`b:${sequence[index] ?? "^"}|${sequence[index + 1] ?? "$"}`);
-  for (const token of text.tokens) {
-    if (SLOT_TOKEN_SET.has(token)) continue;
-    const padded = ` ${token} `;
-    for (let size = 3; size <= 5; size += 1)
-      for (let start = 0; start + size <= padded.length; start += 1)
-        visit(`g:${padded.slice(start, start + size)}`);
-  }
   for (const key of Object.keys(text.slots)) visit(`s:${key}`);
   visit(`n:${lengthBucket(text.tokens.length)}`);
 }

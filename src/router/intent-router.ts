@@ -1,6 +1,6 @@
 import { type AbstainReason, abstainReason } from "./abstain.js";
 import type { DetectedLanguage } from "./detect-language.js";
-import { forEachFeature } from "./features.js";
+import { forEachMessageFeature } from "./features.js";
 import { isRouterIntent, NEEDS_AGENT, type RouterIntent } from "./intents.js";
 import {
   defaultLanguageIdentifier,
@@ -12,6 +12,7 @@ import { argmax, featureRows, loadModelFile, type RouterModel, scoreRows, softma
 import { normalizeMessage } from "./normalize.js";
 import { dataPath } from "./package-files.js";
 import type { RouterSlots } from "./slots.js";
+import { tokenRows } from "./token-rows.js";
 
 /** What the router makes of one message. */
 export interface RouterDecision {
@@ -27,7 +28,7 @@ export interface RouterDecision {
   readonly languageUncertain?: boolean;
   /** The next most likely intents, best first (at most 2). */
   readonly alternatives: readonly { readonly intent: RouterIntent; readonly confidence: number }[];
-  /** Set when the abstain layer (abstain.ts) sends the message to the agent whatever the scores. */
+  /** Set when the abstain layer (abstain.ts) held back an answer the scores would have given. */
   readonly abstained?: AbstainReason;
   /** The needs_agent class came first: no tier may answer this text locally (custom intents, FAQ). */
   readonly needsAgentFirst?: boolean;
@@ -72,7 +73,10 @@ export function createIntentRouter(
     model,
     classify(text, enabledIntents) {
       const normalized = normalizeMessage(text, lexicon);
-      const rows = featureRows(model, (visit) => forEachFeature(normalized, visit));
+      const rows = featureRows(model, (visit, visitRow) => {
+        for (const token of normalized.tokens) for (const row of tokenRows(model, token)) visitRow(row);
+        forEachMessageFeature(normalized, visit);
+      });
       const probabilities = softmax(scoreRows(model, rows), model.temperature);
       // The three best intents in one pass (no sort on the hot path).
       let best = -1;
@@ -98,13 +102,14 @@ export function createIntentRouter(
         (native ? model.nativeThresholds?.[intent] : undefined) ??
         model.thresholds[intent] ??
         Number.POSITIVE_INFINITY;
-      const abstained = abstainReason(text, intent);
       const first = argmax(probabilities);
-      const resolved =
-        abstained === undefined &&
+      const answerable =
         first === best &&
         confidence >= threshold &&
         (enabledIntents === undefined || enabledIntents.has(intent));
+      // The abstain layer only matters where the router would answer (and costs ~10 µs).
+      const abstained = answerable ? abstainReason(text, intent) : undefined;
+      const resolved = answerable && abstained === undefined;
       return {
         intent,
         confidence,

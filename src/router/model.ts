@@ -130,10 +130,13 @@ interface Scratch {
 }
 const scratchByModel = new WeakMap<RouterModel, Scratch>();
 
-/** The model's distinct rows for a stream of features (duplicates and unknown features dropped). */
+/**
+ * The model's distinct rows for a stream of features (duplicates and unknown
+ * features dropped); `visitRow` takes a row already looked up (a cache's).
+ */
 export function featureRows(
   model: RouterModel,
-  each: (visit: (feature: string) => void) => void,
+  each: (visit: (feature: string) => void, visitRow: (row: number) => void) => void,
 ): Int32Array {
   let scratch = scratchByModel.get(model);
   if (scratch === undefined) {
@@ -147,9 +150,8 @@ export function featureRows(
     current.epoch = 1;
   }
   let count = 0;
-  each((feature) => {
-    const row = model.featureIndex.get(feature);
-    if (row === undefined || current.stamp[row] === current.epoch) return;
+  const visitRow = (row: number) => {
+    if (current.stamp[row] === current.epoch) return;
     current.stamp[row] = current.epoch;
     if (count === current.rows.length) {
       const grown = new Int32Array(current.rows.length * 2);
@@ -158,7 +160,11 @@ export function featureRows(
     }
     current.rows[count] = row;
     count += 1;
-  });
+  };
+  each((feature) => {
+    const row = model.featureIndex.get(feature);
+    if (row !== undefined) visitRow(row);
+  }, visitRow);
   return current.rows.subarray(0, count);
 }
 
