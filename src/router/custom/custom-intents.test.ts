@@ -9,6 +9,7 @@ import type { InboundMessage } from "../../whatsapp/index.js";
 import { routeTurn } from "../first-responder.js";
 import { type IntentRouter, loadIntentRouter } from "../intent-router.js";
 import { type Lexicon, loadLexicon } from "../lexicon.js";
+import { normalizeMessage } from "../normalize.js";
 import { dataPath } from "../package-files.js";
 import { type ResponderSettings, resolveResponderSettings } from "../responder-settings.js";
 import { runRouterCommand } from "../router-cli.js";
@@ -178,6 +179,18 @@ describe("a restaurant's menu intent", () => {
     expect(customIntentTier(settings, tier, text, transfer)).toBeUndefined();
     const product = { ...base, intent: "product_inquiry" as const, resolved: true };
     expect(customIntentTier(settings, tier, text, product)).toMatchObject({ intent: "menu", tier: "custom" });
+  });
+
+  it("holds back what the abstain layer holds back: two requests in one message go to the agent", () => {
+    const tier = settings.tiers?.custom;
+    if (tier === undefined) throw new Error("no custom tier");
+    const text = "wetin una get for menu? and also do you deliver";
+    // The menu classifier alone would answer it.
+    expect(tier.classifier.score(normalizeMessage(text, tier.lexicon))).toMatchObject({
+      intent: "menu",
+      confident: true,
+    });
+    expect(customIntentTier(settings, tier, text, undefined)).toBeUndefined();
   });
 
   it("trains the same model from the same examples", () => {

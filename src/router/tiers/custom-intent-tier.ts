@@ -1,3 +1,4 @@
+import { abstainReason } from "../abstain.js";
 import type { RouterDecision } from "../intent-router.js";
 import { normalizeMessage } from "../normalize.js";
 import type { ResponderSettings } from "../responder-settings.js";
@@ -10,7 +11,9 @@ import type { CustomIntentTier } from "./tenant-tier-types.js";
  * when its classifier is at or above its cross-validated threshold, and the
  * base classifier does not put needs_agent first, and does not resolve a
  * router intent that the custom intent does not overlap (a menu may take over
- * product_inquiry; "my transfer never enter" stays failed_transaction).
+ * product_inquiry; "my transfer never enter" stays failed_transaction),
+ * and the abstain layer lets it (several requests, a complaint about the
+ * last answer… go to the agent whichever tier would answer).
  */
 export function customIntentTier(
   settings: ResponderSettings,
@@ -26,13 +29,12 @@ export function customIntentTier(
     if (base.resolved && !overlaps.includes(base.intent)) return undefined;
   }
   const reply = settings.replies[score.intent];
-  return reply === undefined
-    ? undefined
-    : {
-        intent: score.intent,
-        reply,
-        tier: "custom",
-        ...(base === undefined ? {} : { decision: base }),
-        custom: { intent: score.intent, confidence: score.confidence },
-      };
+  if (reply === undefined || abstainReason(turnText, score.intent) !== undefined) return undefined;
+  return {
+    intent: score.intent,
+    reply,
+    tier: "custom",
+    ...(base === undefined ? {} : { decision: base }),
+    custom: { intent: score.intent, confidence: score.confidence },
+  };
 }

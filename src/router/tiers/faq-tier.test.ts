@@ -4,6 +4,7 @@ import type { InboundMessage } from "../../whatsapp/index.js";
 import { routeTurn } from "../first-responder.js";
 import { type IntentRouter, loadIntentRouter } from "../intent-router.js";
 import { type ResponderSettings, resolveResponderSettings } from "../responder-settings.js";
+import { isConfidentHit } from "./faq-tier.js";
 import { withTenantTiers } from "./tenant-tiers.js";
 
 const KNOWLEDGE = [
@@ -93,6 +94,17 @@ describe("the FAQ tier", () => {
     const off = withTenantTiers("mama-put", resolveResponderSettings(tenant({})), undefined);
     expect(off.faq).toMatchObject({ answerLocally: false, minScore: 10, minMargin: 0.5 });
     const routed = routeTurn(off, [message("wetin be una delivery fee")], router);
+    expect(routed.tier).toBe("fallback");
+    expect(routed.knowledgeHints?.[0]?.id).toBe("delivery-fee");
+  });
+
+  it("leaves a message the abstain layer holds back to the agent, with hints", () => {
+    const text = "that no answer my question, how much is delivery";
+    const faq = local.tiers?.faq;
+    if (faq === undefined) throw new Error("no FAQ tier");
+    // Retrieval alone would answer it.
+    expect(isConfidentHit(faq.knowledge.search(text, 3), faq.settings)).toBe(true);
+    const routed = routeTurn(local, [message(text)], router);
     expect(routed.tier).toBe("fallback");
     expect(routed.knowledgeHints?.[0]?.id).toBe("delivery-fee");
   });

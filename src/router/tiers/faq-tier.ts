@@ -1,4 +1,5 @@
 import { createKnowledgeBase, type KnowledgeBase } from "../../knowledge/knowledge-base.js";
+import { abstainReason } from "../abstain.js";
 import type { FaqSettings } from "../faq-settings.js";
 import type { RouterDecision } from "../intent-router.js";
 import type { KnowledgeHint, RouteResult } from "./route-result.js";
@@ -29,7 +30,8 @@ export function isConfidentHit(hits: readonly KnowledgeHint[], settings: FaqSett
  * The FAQ tier, after the classifiers have not answered: the tenant's
  * knowledge entries searched with the turn's text. With
  * `router.faq.answerLocally`, a confident best entry (isConfidentHit) answers
- * with its text, unless the base classifier put needs_agent first. Otherwise
+ * with its text, unless the base classifier put needs_agent first or the
+ * abstain layer holds the message back (abstain.ts). Otherwise
  * the best entries go with the fallback to the agent as hints.
  */
 export function faqTier(
@@ -39,7 +41,10 @@ export function faqTier(
 ): { readonly answer?: RouteResult; readonly hints: readonly KnowledgeHint[] } {
   const hits = faq.knowledge.search(turnText, FAQ_HINTS).map(({ id, q, a, score }) => ({ id, q, a, score }));
   const local =
-    faq.settings.answerLocally && base?.needsAgentFirst !== true && isConfidentHit(hits, faq.settings);
+    faq.settings.answerLocally &&
+    base?.needsAgentFirst !== true &&
+    isConfidentHit(hits, faq.settings) &&
+    abstainReason(turnText) === undefined;
   const best = hits[0];
   if (!local || best === undefined) return { hints: hits };
   return {
