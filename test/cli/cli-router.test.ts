@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -167,6 +167,27 @@ describe("sharpsharp router eval", () => {
     const bad = await router(["eval", file, "--baseline", "magic"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown baseline/);
+  });
+
+  it("prints the one report: every set, per language, with false resolution, and says what it left out", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "router-report-"));
+    mkdirSync(join(dir, "afrisenti-pcm"));
+    // A stand-in for AfriSenti's dev file: two chatter tweets, one of them the same as a trained tweet would be skipped.
+    writeFileSync(
+      join(dir, "afrisenti-pcm", "pcm_dev.tsv"),
+      "tweet\tlabel\n@user Chelsea go carry last this season\tnegative\nthis jollof sweet die\tpositive\n",
+    );
+    const { code, stdout } = await router(["eval", "--quick", "--shared", dir]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\| our test split \| ours \| \d+ \| [\d.]+% \| [\d.]+% \| [\d.]+% \(n=\d+\) \|/);
+    expect(stdout).toMatch(/\| mixed traffic sample \(chatter: tweets in our test split\) \|/);
+    expect(stdout).toMatch(/\| real Pidgin complaints \(AfriSenti pcm_dev, needs agent\) \| real \| 17 \|/);
+    expect(stdout).toMatch(/\| AfriSenti pcm dev tweets \(chatter\) \| real \| 2 \|/);
+    expect(stdout).toMatch(/\| our test split \| yo \| \d+ \|/);
+    expect(stdout).toMatch(/not in this report: INJONGO cross-validation/);
+    const json = await router(["eval", "--quick", "--json"]);
+    const rows = JSON.parse(json.stdout) as { set: string; report: { messages: number } }[];
+    expect(rows.map((row) => row.set)).toContain("our test split");
   });
 
   it("refuses an unknown subcommand with the usage", async () => {
