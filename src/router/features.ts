@@ -21,13 +21,26 @@ function lengthBucket(tokens: number): string {
  * plus forEachMessageFeature: inference caches the per-token part.
  */
 export function forEachFeature(text: NormalizedText, visit: (feature: string) => void): void {
-  for (const token of text.tokens) forEachTokenFeature(token, visit);
-  forEachMessageFeature(text, visit);
+  // This order (which training's float sums follow) is the order of the shipped model: keep it.
+  for (const token of text.tokens) visit(`w:${token}`);
+  forEachContextFeature(text, visit);
+  for (const token of text.tokens) forEachGramFeature(token, visit);
+  forEachShapeFeature(text, visit);
 }
 
 /** A token's own features: the word (`w:`) and its character 3–5-grams (`g:`, none for slot tokens). */
 export function forEachTokenFeature(token: string, visit: (feature: string) => void): void {
   visit(`w:${token}`);
+  forEachGramFeature(token, visit);
+}
+
+/** The features that depend on the whole message: concepts, bigrams, slots and the length bucket. */
+export function forEachMessageFeature(text: NormalizedText, visit: (feature: string) => void): void {
+  forEachContextFeature(text, visit);
+  forEachShapeFeature(text, visit);
+}
+
+function forEachGramFeature(token: string, visit: (feature: string) => void): void {
   if (SLOT_TOKEN_SET.has(token)) return;
   const padded = ` ${token} `;
   for (let size = 3; size <= 5; size += 1)
@@ -35,12 +48,14 @@ export function forEachTokenFeature(token: string, visit: (feature: string) => v
       visit(`g:${padded.slice(start, start + size)}`);
 }
 
-/** The features that depend on the whole message: concepts, bigrams, slots and the length bucket. */
-export function forEachMessageFeature(text: NormalizedText, visit: (feature: string) => void): void {
+function forEachContextFeature(text: NormalizedText, visit: (feature: string) => void): void {
   for (const concept of text.concepts) visit(`c:${concept}`);
   const sequence = text.sequence;
   for (let index = -1; index < sequence.length; index += 1)
     visit(`b:${sequence[index] ?? "^"}|${sequence[index + 1] ?? "$"}`);
+}
+
+function forEachShapeFeature(text: NormalizedText, visit: (feature: string) => void): void {
   for (const key of Object.keys(text.slots)) visit(`s:${key}`);
   visit(`n:${lengthBucket(text.tokens.length)}`);
 }

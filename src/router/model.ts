@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { frameModelFile, unframeModelFile } from "./model-file.js";
 
 /** What a model file records about how it was made (no clock: same data, same bytes). */
 export interface ModelProvenance {
@@ -60,9 +61,8 @@ export function createRouterModel(
 }
 
 /**
- * The model file: an 8-byte magic, a 4-byte little-endian header length, the
- * JSON header (classes, features, calibration, provenance), zero padding to
- * a multiple of 4, then the float32 weights and biases, little-endian.
+ * The model file (model-file.ts's frame): the JSON header (classes, features,
+ * calibration, provenance), then the float32 weights and biases.
  */
 export function serializeModel(model: RouterModel): Buffer {
   const header: ModelHeader = {
@@ -73,42 +73,25 @@ export function serializeModel(model: RouterModel): Buffer {
     ...(model.nativeThresholds === undefined ? {} : { nativeThresholds: model.nativeThresholds }),
     provenance: model.provenance,
   };
-  const json = Buffer.from(JSON.stringify(header), "utf8");
-  const headerEnd = 12 + json.length;
-  const padded = Math.ceil(headerEnd / 4) * 4;
-  const out = Buffer.alloc(padded + (model.weights.length + model.bias.length) * 4);
-  out.write(MAGIC, 0, "latin1");
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  let offset = padded;
-  for (const value of model.weights) {
-    out.writeFloatLE(value, offset);
-    offset += 4;
-  }
-  for (const value of model.bias) {
-    out.writeFloatLE(value, offset);
-    offset += 4;
-  }
-  return out;
+  return frameModelFile(MAGIC, header, model.weights.length + model.bias.length, (out, start) => {
+    let offset = start;
+    for (const value of model.weights) offset = out.writeFloatLE(value, offset);
+    for (const value of model.bias) offset = out.writeFloatLE(value, offset);
+  });
 }
 
 export function deserializeModel(bytes: Buffer): RouterModel {
-  if (bytes.length < 12 || bytes.toString("latin1", 0, 8) !== MAGIC)
-    throw new ModelFileError("not a sharpsharp router model (bad magic)");
-  const length = bytes.readUInt32LE(8);
-  if (12 + length > bytes.length) throw new ModelFileError("model file is truncated (header)");
-  let header: ModelHeader;
-  try {
-    header = JSON.parse(bytes.toString("utf8", 12, 12 + length)) as ModelHeader;
-  } catch {
-    throw new ModelFileError("model file header is not valid JSON");
-  }
-  const start = Math.ceil((12 + length) / 4) * 4;
+  const { header, body } = unframeModelFile<ModelHeader>(
+    bytes,
+    MAGIC,
+    "router model",
+    (message) => new ModelFileError(message),
+  );
   const count = header.features.length * header.classes.length;
-  if (start + (count + header.classes.length) * 4 !== bytes.length)
-    throw new ModelFileError("model file is truncated or has trailing bytes");
+  if ((count + header.classes.length) * 4 !== body.length)
+    throw new ModelFileError("router model file is truncated or has trailing bytes");
   const floats = new Float32Array(count + header.classes.length);
-  for (let index = 0; index < floats.length; index += 1) floats[index] = bytes.readFloatLE(start + index * 4);
+  for (let index = 0; index < floats.length; index += 1) floats[index] = body.readFloatLE(index * 4);
   return createRouterModel(header, floats.subarray(0, count), floats.subarray(count));
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ROUTER_LANGUAGES, type RouterLanguage } from "../lexicon.js";
+import { frameModelFile, unframeModelFile } from "../model-file.js";
 import { forEachLanguageFeature, type LanguageText } from "./language-text.js";
 
 /** How a language model was made (no clock: same data, same bytes). */
@@ -135,9 +136,8 @@ export function languageScores(model: LanguageModel, rows: Int32Array, out?: Flo
 }
 
 /**
- * The file: an 8-byte magic, a 4-byte little-endian header length, the JSON
- * header, zero padding to a multiple of 4, then the uint32 hashes, the
- * float32 weights and the float32 biases, little-endian.
+ * The file (model-file.ts's frame): the JSON header, then the uint32 hashes,
+ * the float32 weights and the float32 biases.
  */
 export function serializeLanguageModel(model: LanguageModel): Buffer {
   const header: LanguageModelHeader = {
@@ -145,37 +145,28 @@ export function serializeLanguageModel(model: LanguageModel): Buffer {
     features: model.hashes.length,
     provenance: model.provenance,
   };
-  const json = Buffer.from(JSON.stringify(header), "utf8");
-  const start = Math.ceil((12 + json.length) / 4) * 4;
-  const out = Buffer.alloc(start + (model.hashes.length + model.weights.length + model.bias.length) * 4);
-  out.write(MAGIC, 0, "latin1");
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
-  let offset = start;
-  for (const hash of model.hashes) offset = out.writeUInt32LE(hash, offset);
-  for (const weight of model.weights) offset = out.writeFloatLE(weight, offset);
-  for (const weight of model.bias) offset = out.writeFloatLE(weight, offset);
-  return out;
+  const words = model.hashes.length + model.weights.length + model.bias.length;
+  return frameModelFile(MAGIC, header, words, (out, start) => {
+    let offset = start;
+    for (const hash of model.hashes) offset = out.writeUInt32LE(hash, offset);
+    for (const weight of model.weights) offset = out.writeFloatLE(weight, offset);
+    for (const weight of model.bias) offset = out.writeFloatLE(weight, offset);
+  });
 }
 
 export function deserializeLanguageModel(bytes: Buffer): LanguageModel {
-  if (bytes.length < 12 || bytes.toString("latin1", 0, 8) !== MAGIC)
-    throw new LanguageModelError("not a sharpsharp language model (bad magic)");
-  const length = bytes.readUInt32LE(8);
-  if (12 + length > bytes.length) throw new LanguageModelError("language model file is truncated (header)");
-  let header: LanguageModelHeader;
-  try {
-    header = JSON.parse(bytes.toString("utf8", 12, 12 + length)) as LanguageModelHeader;
-  } catch {
-    throw new LanguageModelError("language model header is not valid JSON");
-  }
-  const start = Math.ceil((12 + length) / 4) * 4;
+  const { header, body } = unframeModelFile<LanguageModelHeader>(
+    bytes,
+    MAGIC,
+    "language model",
+    (message) => new LanguageModelError(message),
+  );
   const features = header.features;
   const classes = header.classes.length;
-  if (start + (features + features * classes + classes) * 4 !== bytes.length)
+  if ((features + features * classes + classes) * 4 !== body.length)
     throw new LanguageModelError("language model file is truncated or has trailing bytes");
   // Copied out of the file buffer so the typed arrays are aligned whatever the buffer's offset.
-  const words = new Uint8Array(bytes.subarray(start)).buffer;
+  const words = new Uint8Array(body).buffer;
   return createLanguageModel(
     header.classes,
     new Uint32Array(words, 0, features),
