@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createDistinctRows, type DistinctRows } from "./distinct-rows.js";
 import { frameModelFile, unframeModelFile } from "./model-file.js";
 
 /** What a model file records about how it was made (no clock: same data, same bytes). */
@@ -105,13 +106,7 @@ export function loadModelFile(path: string): RouterModel {
   return deserializeModel(bytes);
 }
 
-/** Reusable scratch space for scoring: a row stamp (dedupes features) and a row list. */
-interface Scratch {
-  stamp: Uint32Array;
-  epoch: number;
-  rows: Int32Array;
-}
-const scratchByModel = new WeakMap<RouterModel, Scratch>();
+const distinctRowsByModel = new WeakMap<RouterModel, DistinctRows>();
 
 /**
  * The model's distinct rows for a stream of features (duplicates and unknown
@@ -121,34 +116,21 @@ export function featureRows(
   model: RouterModel,
   each: (visit: (feature: string) => void, visitRow: (row: number) => void) => void,
 ): Int32Array {
-  let scratch = scratchByModel.get(model);
-  if (scratch === undefined) {
-    scratch = { stamp: new Uint32Array(model.features.length), epoch: 0, rows: new Int32Array(1024) };
-    scratchByModel.set(model, scratch);
+  let distinct = distinctRowsByModel.get(model);
+  if (distinct === undefined) {
+    distinct = createDistinctRows(model.features.length, 1024);
+    distinctRowsByModel.set(model, distinct);
   }
-  const current = scratch;
-  current.epoch += 1;
-  if (current.epoch === 0xffffffff) {
-    current.stamp.fill(0);
-    current.epoch = 1;
-  }
-  let count = 0;
-  const visitRow = (row: number) => {
-    if (current.stamp[row] === current.epoch) return;
-    current.stamp[row] = current.epoch;
-    if (count === current.rows.length) {
-      const grown = new Int32Array(current.rows.length * 2);
-      grown.set(current.rows);
-      current.rows = grown;
-    }
-    current.rows[count] = row;
-    count += 1;
-  };
-  each((feature) => {
-    const row = model.featureIndex.get(feature);
-    if (row !== undefined) visitRow(row);
-  }, visitRow);
-  return current.rows.subarray(0, count);
+  const rows = distinct;
+  rows.begin();
+  each(
+    (feature) => {
+      const row = model.featureIndex.get(feature);
+      if (row !== undefined) rows.add(row);
+    },
+    (row) => rows.add(row),
+  );
+  return rows.rows();
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createDistinctRows, type DistinctRows } from "../distinct-rows.js";
 import { ROUTER_LANGUAGES, type RouterLanguage } from "../lexicon.js";
 import { frameModelFile, unframeModelFile } from "../model-file.js";
 import { forEachLanguageFeature, type LanguageText } from "./language-text.js";
@@ -84,41 +85,22 @@ export function featureRow(model: LanguageModel, hash: number): number {
   }
 }
 
-// Scratch for one message's distinct rows: a stamp per row marks those seen.
-interface Scratch {
-  stamp: Uint32Array;
-  epoch: number;
-  rows: Int32Array;
-}
-const scratchByModel = new WeakMap<LanguageModel, Scratch>();
+const distinctRowsByModel = new WeakMap<LanguageModel, DistinctRows>();
 
 /** The distinct rows of the model's features in a text. */
 export function languageRows(model: LanguageModel, text: LanguageText): Int32Array {
-  let scratch = scratchByModel.get(model);
-  if (scratch === undefined) {
-    scratch = { stamp: new Uint32Array(model.hashes.length), epoch: 0, rows: new Int32Array(256) };
-    scratchByModel.set(model, scratch);
+  let distinct = distinctRowsByModel.get(model);
+  if (distinct === undefined) {
+    distinct = createDistinctRows(model.hashes.length, 256);
+    distinctRowsByModel.set(model, distinct);
   }
-  const current = scratch;
-  current.epoch += 1;
-  if (current.epoch === 0xffffffff) {
-    current.stamp.fill(0);
-    current.epoch = 1;
-  }
-  let count = 0;
+  const rows = distinct;
+  rows.begin();
   forEachLanguageFeature(text, (hash) => {
     const row = featureRow(model, hash);
-    if (row < 0 || current.stamp[row] === current.epoch) return;
-    current.stamp[row] = current.epoch;
-    if (count === current.rows.length) {
-      const grown = new Int32Array(count * 2);
-      grown.set(current.rows);
-      current.rows = grown;
-    }
-    current.rows[count] = row;
-    count += 1;
+    if (row >= 0) rows.add(row);
   });
-  return current.rows.subarray(0, count);
+  return rows.rows();
 }
 
 /** Each class's score (logit) for a set of rows, every row weighted 1/√rows. */
