@@ -36,7 +36,7 @@ const app = await buildIngressApp({
     description: "stub",
     ping: async () => {},
     whenReady: async () => {},
-    depth: async () => ({ inboxMessages: 0, inboxConversations: 0, jobs: {} }),
+    depth: async () => ({ inboxMessages: 0, inboxConversations: 0, unscheduledConversations: 0, jobs: {} }),
   },
   metrics: createIngressMetrics({ defaultMetrics: false }),
   logger: createLogger({ level: "warn" }),

@@ -13,6 +13,7 @@ export type WebhookOutcome =
 export interface QueueDepthSample {
   readonly inboxMessages: number;
   readonly inboxConversations: number;
+  readonly unscheduledConversations: number;
   readonly jobs: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }
 
@@ -121,6 +122,14 @@ export function createIngressMetrics(options: CreateIngressMetricsOptions = {}):
       registers: [registry],
       async collect() {
         this.set((await read()).inboxConversations);
+      },
+    });
+    new Gauge({
+      name: "ss_queue_unscheduled_conversations",
+      help: "Conversations with waiting messages and no due turn a worker could claim (0 when nothing lags).",
+      registers: [registry],
+      async collect() {
+        this.set((await read()).unscheduledConversations);
       },
     });
     new Gauge({

@@ -44,6 +44,11 @@ export interface ConversationInbox {
 export interface QueueDepth {
   readonly inboxMessages: number;
   readonly inboxConversations: number;
+  /**
+   * Conversations with waiting messages that no worker can claim yet (no due turn): 0 when the
+   * scheduling keeps up. A benchmark counts a message handled by the ingress only once this is 0.
+   */
+  readonly unscheduledConversations: number;
   /** Job counts per queue name and BullMQ state. */
   readonly jobs: Readonly<Record<string, Readonly<Record<string, number>>>>;
 }

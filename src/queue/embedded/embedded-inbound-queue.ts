@@ -141,7 +141,11 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
   const deleteMarks = db.prepare("DELETE FROM queue_marks WHERE expires_at <= ?");
   const deleteEventMarks = db.prepare("DELETE FROM queue_event_marks WHERE expires_at <= ?");
   const inboxCounts = db.prepare(
-    "SELECT COUNT(*) AS messages, COUNT(DISTINCT conversation_key) AS conversations FROM queue_inbox",
+    `SELECT COUNT(*) AS messages, COUNT(DISTINCT conversation_key) AS conversations,
+       COUNT(DISTINCT CASE WHEN conversation_key NOT IN
+         (SELECT id FROM queue_jobs WHERE queue = 'turns' AND state = 'waiting') THEN conversation_key END)
+         AS unscheduled
+     FROM queue_inbox`,
   );
 
   const signals: EmbeddedQueueSignals = {
@@ -299,11 +303,12 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
     // The file is open before the queues exist.
     async whenReady() {},
     async depth(): Promise<QueueDepth> {
-      const counts = inboxCounts.get() as { messages: number; conversations: number };
+      const counts = inboxCounts.get() as { messages: number; conversations: number; unscheduled: number };
       const at = now();
       return {
         inboxMessages: counts.messages,
         inboxConversations: counts.conversations,
+        unscheduledConversations: counts.unscheduled,
         jobs: {
           [QUEUE_NAMES.turns]: jobs.counts(QUEUE_NAMES.turns, at, signals.turnsRunning()),
           [QUEUE_NAMES.events]: jobs.counts(QUEUE_NAMES.events, at),

@@ -270,15 +270,17 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     },
     async depth(): Promise<QueueDepth> {
       const states = ["waiting", "active", "delayed", "prioritized", "failed"] as const;
-      const [inboxMessages, inboxConversations, turnCounts, eventCounts] = await Promise.all([
+      const [inboxMessages, inboxConversations, scheduled, turnCounts, eventCounts] = await Promise.all([
         redis.hget(keys.stats, "inbox"),
         redis.zcard(keys.inboxes),
+        redis.zintercard(2, keys.inboxes, keys.ready),
         turns.getJobCounts(...states),
         events.getJobCounts(...states),
       ]);
       return {
         inboxMessages: Number(inboxMessages ?? 0),
         inboxConversations,
+        unscheduledConversations: Math.max(0, inboxConversations - scheduled),
         jobs: { [QUEUE_NAMES.turns]: turnCounts, [QUEUE_NAMES.events]: eventCounts },
       };
     },
