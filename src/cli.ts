@@ -7,7 +7,6 @@ import {
   startAll,
   startConsole,
   startIngress,
-  startScheduler,
   startWorker,
 } from "./app/index.js";
 import {
@@ -34,7 +33,6 @@ const USAGE = `Usage: sharpsharp <command>
 
 Commands:
   ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL: without it, use start).
-  scheduler   Run a turn scheduler only (due conversations -> BullMQ turn jobs).
   worker      Run a worker: turns (first responder) and the outbound sender; /healthz and
               /readyz on HOST/PORT. Flags: --turn-concurrency N,
               --outbound-concurrency N (default 16 each).
@@ -122,26 +120,21 @@ function concurrencyFlag(args: readonly string[], name: string): number | undefi
   return Number(raw);
 }
 
-async function run(
-  role: "ingress" | "scheduler" | "worker" | "start",
-  args: readonly string[],
-): Promise<void> {
-  const config = loadConfigFromProcess({ requireTenants: role !== "scheduler" });
+async function run(role: "ingress" | "worker" | "start", args: readonly string[]): Promise<void> {
+  const config = loadConfigFromProcess({ requireTenants: true });
   const logger = createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const turnConcurrency = concurrencyFlag(args, "turn-concurrency");
   const outboundConcurrency = concurrencyFlag(args, "outbound-concurrency");
   const running =
     role === "ingress"
       ? await startIngress(config, { logger })
-      : role === "scheduler"
-        ? await startScheduler(config, { logger })
-        : role === "worker"
-          ? await startWorker(config, {
-              logger,
-              ...(turnConcurrency === undefined ? {} : { turnConcurrency }),
-              ...(outboundConcurrency === undefined ? {} : { outboundConcurrency }),
-            })
-          : await startAll(config, { logger });
+      : role === "worker"
+        ? await startWorker(config, {
+            logger,
+            ...(turnConcurrency === undefined ? {} : { turnConcurrency }),
+            ...(outboundConcurrency === undefined ? {} : { outboundConcurrency }),
+          })
+        : await startAll(config, { logger });
   closeOnSignals(logger, running, config.shutdownGraceMs + 10_000);
 }
 
@@ -300,8 +293,15 @@ async function main(argv: readonly string[]): Promise<void> {
       if (choice.mode === "demo") return runDemo(choice.env);
       return run(command, argv.slice(argv.indexOf(command) + 1));
     }
-    case "ingress":
     case "scheduler":
+      // Deployments from before workers claimed turns themselves still start this process.
+      process.stderr.write(
+        "sharpsharp: the scheduler command is gone: workers now claim due conversations straight from Redis.\n" +
+          "Remove the scheduler process (and INGRESS_TURN_SCHEDULER) from your deployment.\n",
+      );
+      process.exitCode = 2;
+      return;
+    case "ingress":
     case "worker":
       return run(command, argv.slice(argv.indexOf(command) + 1));
     case "simulate":

@@ -173,7 +173,6 @@ async function run(classifier: boolean, messages: readonly EvalExample[]) {
   const worker = await startWorker(config, {
     logger,
     serveHttp: false,
-    runTurnScheduler: false,
     llm: timedLlm(primary, timings),
     turnConcurrency: 256,
   });

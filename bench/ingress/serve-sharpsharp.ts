@@ -3,7 +3,7 @@
  * (startIngress), a fresh Redis prefix, logging at warn.
  *
  *   node dist/bench/ingress/serve-sharpsharp.js --port 3001 --prefix bench-ss-123 --secret s3cret \
- *     [--redis URL] [--scheduler on|off]
+ *     [--redis URL]
  */
 import { parseArgs } from "node:util";
 import { startIngress } from "../../src/app/index.js";
@@ -16,8 +16,6 @@ const { values } = parseArgs({
     prefix: { type: "string", default: `bench-ss-${Date.now()}` },
     secret: { type: "string", default: "bench-secret" },
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
-    // "off" leaves turn jobs to a scheduler in another process (bench/ingress/run-scheduler.ts).
-    scheduler: { type: "string", default: "on" },
   },
 });
 
@@ -34,10 +32,7 @@ const config = loadConfig({
   },
   cwd: process.cwd(),
 });
-const running = await startIngress(config, {
-  logger: createLogger({ level: "warn" }),
-  runTurnScheduler: values.scheduler !== "off",
-});
+const running = await startIngress(config, { logger: createLogger({ level: "warn" }) });
 process.stdout.write(`sharpsharp ingress listening on ${running.url} prefix ${values.prefix}\n`);
 const stop = () => {
   running.close().then(

@@ -14,9 +14,7 @@ export { type RunningConsole, startConsole } from "./start-console.js";
 export { type RunningEmbedded, type StartEmbeddedOptions, startEmbedded } from "./start-embedded.js";
 export {
   type RunningIngress,
-  type RunningScheduler,
   type StartIngressOptions,
   startIngress,
-  startScheduler,
 } from "./start-ingress.js";
 export { type RunningWorker, type StartWorkerOptions, startWorker } from "./start-worker.js";

@@ -26,7 +26,6 @@ export async function startAll(
       serveHttp: false,
       // The ingress's admin /metrics shows the worker's metrics too.
       registry: ingress.registry,
-      runTurnScheduler: !config.ingress.runTurnScheduler,
     });
     return {
       url: ingress.url,

@@ -23,15 +23,6 @@ export interface RunningIngress {
 
 export interface StartIngressOptions {
   readonly logger?: Logger;
-  /**
-   * Run the turn scheduler (due conversations → BullMQ turn jobs) in this
-   * process; default: config.ingress.runTurnScheduler. Any number of processes may run it.
-   */
-  readonly runTurnScheduler?: boolean;
-}
-
-export interface RunningScheduler {
-  close(): Promise<void>;
 }
 
 /**
@@ -49,8 +40,6 @@ export async function startIngress(
   const opened = createCloseStack(logger);
   opened.push(() => backend.close());
   try {
-    const runTurnScheduler = options.runTurnScheduler ?? config.ingress.runTurnScheduler;
-    if (runTurnScheduler) backend.startTurnScheduler();
     const metrics = createIngressMetrics({ sampleQueueDepth: () => backend.ingress.status.depth() });
     const app = await buildIngressApp({
       tenants: config.tenants,
@@ -87,7 +76,7 @@ export async function startIngress(
         configFile: config.configFile,
       },
       `sharpsharp ingress listening on ${url} (queue: ${backend.description}, prefix "${config.redis.prefix}", ` +
-        `tenants: ${tenants.join(", ")}; turn scheduler ${runTurnScheduler ? "on" : "off"}; ${describeAdmin(config, admin)})`,
+        `tenants: ${tenants.join(", ")}; ${describeAdmin(config, admin)})`,
     );
     return {
       url,
@@ -101,25 +90,6 @@ export async function startIngress(
     await opened.close();
     throw error;
   }
-}
-
-/**
- * Composition root of a standalone turn scheduler: moves due conversations
- * into BullMQ turn jobs, so ingress processes can leave that work (and its
- * latency tail) to other processes. Runs until close().
- */
-export async function startScheduler(
-  config: AppConfig,
-  options: { readonly logger?: Logger } = {},
-): Promise<RunningScheduler> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
-  const backend = createRedisBackend(config, { logger, role: "turn scheduler" });
-  backend.startTurnScheduler();
-  logger.info(
-    { backend: backend.description, prefix: config.redis.prefix },
-    `sharpsharp turn scheduler running (queue: ${backend.description}, prefix "${config.redis.prefix}")`,
-  );
-  return { close: () => backend.close() };
 }
 
 /** Waits for the queue backend, saying every 5 s what it waits for. */

@@ -13,8 +13,6 @@ export interface StartWorkerOptions extends PipelineRunOptions {
    * default true (off when an ingress in the same process serves them).
    */
   readonly serveHttp?: boolean;
-  /** Run the turn scheduler here too; default true (any number of processes may). */
-  readonly runTurnScheduler?: boolean;
   /** Register the worker's metrics here (an ingress's, in one process) instead of a registry of its own. */
   readonly registry?: Registry;
 }
@@ -31,7 +29,7 @@ export interface RunningWorker {
 /**
  * Composition root of a worker process on Redis: the pipeline (turns, the
  * outbound sender, delivery statuses, the message log) on the Redis
- * backend, the turn scheduler, a small health app on the public port and
+ * backend, a small health app on the public port and
  * the admin listener (metrics, detailed readiness).
  */
 export async function startWorker(
@@ -49,7 +47,6 @@ export async function startWorker(
   const opened = createCloseStack(logger);
   opened.push(() => backend.close());
   try {
-    if (options.runTurnScheduler ?? true) backend.startTurnScheduler();
     const registry = options.registry ?? new Registry();
     if (options.registry === undefined) collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
     const pipeline = await startPipeline(config, backend.worker(), {

@@ -79,8 +79,6 @@ export interface AppConfig {
     readonly enqueueTimeoutMs: number;
     /** How long a message id is remembered for dedupe, in seconds (at least 7 days). */
     readonly dedupeTtlSeconds: number;
-    /** Run the turn scheduler inside the ingress process too. */
-    readonly runTurnScheduler: boolean;
   };
   /** Crash recovery of worker processes: a dead worker's jobs are taken over within about lockMs + stalledIntervalMs. */
   readonly worker: {

@@ -109,8 +109,6 @@ export const envSchema = z.object({
   INGRESS_MAX_CONNECTIONS: integer(16, 1_000_000).default(8192),
   /** How long a wamid is remembered; Meta retries for up to 7 days, so never less. */
   WEBHOOK_DEDUPE_TTL_HOURS: integer(168, 24 * 90).default(192),
-  /** Whether the ingress process also turns due conversations into BullMQ turn jobs. */
-  INGRESS_TURN_SCHEDULER: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
   // Redis may delete keys under memory pressure unless its maxmemory-policy is noeviction; on: start anyway.
   REDIS_ALLOW_EVICTION: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("off"),
   /**

@@ -318,7 +318,6 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     ingress: {
       enqueueTimeoutMs: parsedEnv.INGRESS_ENQUEUE_TIMEOUT_MS,
       dedupeTtlSeconds: parsedEnv.WEBHOOK_DEDUPE_TTL_HOURS * 3600,
-      runTurnScheduler: parsedEnv.INGRESS_TURN_SCHEDULER === "on",
     },
     worker: {
       lockMs: parsedEnv.WORKER_LOCK_MS,

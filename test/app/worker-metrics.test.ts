@@ -39,7 +39,6 @@ describe.skipIf(skipWithoutRedis)("worker /metrics", () => {
 
   it('shows turn, end-to-end and queue metrics with sensible values after a "hi"', async () => {
     ingress = await createIngressHarness({ label: "worker-metrics" });
-    ingress.queues.scheduler.start();
     fake = await startFake();
     const config = loadConfig({
       env: {
@@ -60,7 +59,6 @@ describe.skipIf(skipWithoutRedis)("worker /metrics", () => {
     });
     worker = await startWorker(config, {
       logger: createLogger({ level: "silent" }),
-      runTurnScheduler: false,
     });
     const started = Date.now();
     const response = await ingress.post(

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createEmbeddedQueues, createJobTable } from "../../src/queue/embedded/index.js";
 import { QUEUE_NAMES, QueueUnavailableError } from "../../src/queue/index.js";
-import { createFailFastRedis, createRedisQueues, type RedisQueues } from "../../src/queue/redis/index.js";
+import {
+  createFailFastRedis,
+  createKeys,
+  createRedisQueues,
+  type RedisQueues,
+} from "../../src/queue/redis/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis, TEST_REDIS_URL } from "../support/redis.js";
 import { describeInboundQueueContract } from "./inbound-queue.contract.js";
@@ -21,27 +26,29 @@ describe.skipIf(skipWithoutRedis)("redis", () => {
     await new Promise<void>((resolve) =>
       redis.status === "ready" ? resolve() : redis.once("ready", () => resolve()),
     );
+    const prefix = backend.prefix();
     const queues = createRedisQueues({
       redis,
-      prefix: backend.prefix(),
+      prefix,
       dedupeTtlSeconds,
       enqueueTimeoutMs: 5000,
     });
     opened.push({ queues, close: () => redis.disconnect() });
-    // Redis: a due turn is an entry in the ready set until the scheduler makes it a BullMQ turn job.
-    const turnJobs = async () => {
-      await queues.scheduler.runOnce();
-      return queues.turns.getJobs(["waiting", "prioritized", "delayed"]);
-    };
+    // Redis: a due turn is an entry in the ready set (or the delayed set), where workers claim it.
+    const keys = createKeys(prefix);
     return {
       inbound: queues.inbound,
       inbox: queues.inbox,
       status: queues.status,
       async dueTurns() {
-        return (await turnJobs()).map((job) => job.data.conversationKey).sort();
+        const [ready, delayed] = await Promise.all([
+          redis.zrange(keys.ready, 0, -1),
+          redis.zrange(keys.delayedTurns, 0, -1),
+        ]);
+        return [...ready, ...delayed].sort();
       },
       async takeTurns() {
-        for (const job of await turnJobs()) await job.remove();
+        await redis.del(keys.ready, keys.delayedTurns);
       },
     };
   });

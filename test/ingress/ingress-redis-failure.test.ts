@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../support/eventually.js";
 import { createIngressHarness, type IngressHarness } from "../support/ingress-harness.js";
-import { skipWithoutRedis, TEST_REDIS_URL } from "../support/redis.js";
+import { skipWithoutRedis, TEST_REDIS_URL, turnsOf } from "../support/redis.js";
 import { TcpProxy } from "../support/tcp-proxy.js";
 import { textWebhook } from "../support/webhook-builder.js";
 
@@ -36,9 +36,9 @@ describe.skipIf(skipWithoutRedis)("webhook ingress when Redis fails", () => {
   async function expectEnqueuedOnce(harness: IngressHarness, wamid: string) {
     const inbox = await harness.queues.inbox.read(conversation);
     expect(inbox.map((m) => m.wamid)).toEqual([wamid]);
-    await harness.queues.scheduler.runOnce();
-    const turns = await harness.queues.turns.getJobs(["waiting", "active", "delayed", "prioritized"]);
-    expect(turns.filter((j) => j.data.conversationKey === conversation)).toHaveLength(1);
+    expect((await turnsOf(harness.admin, harness.prefix)).filter((key) => key === conversation)).toHaveLength(
+      1,
+    );
   }
 
   async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {

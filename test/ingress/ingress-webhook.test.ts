@@ -4,7 +4,7 @@ import { signatureFor } from "../../src/ingress/signature.js";
 import type { InboundMessage } from "../../src/whatsapp/index.js";
 import { APP_SECRET, createIngressHarness, type IngressHarness } from "../support/ingress-harness.js";
 import { fixtureBytes, fixtureJson, webhookFixtureNames } from "../support/meta-fixtures.js";
-import { skipWithoutRedis } from "../support/redis.js";
+import { skipWithoutRedis, turnsOf } from "../support/redis.js";
 import { textWebhook } from "../support/webhook-builder.js";
 
 interface Envelope {
@@ -23,11 +23,9 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
   });
 
   const inboxOf = (conversationKey: string) => h.queues.inbox.read(conversationKey);
-  /** Turn jobs after the scheduler has moved every due conversation. */
-  const turnJobs = async () => {
-    await h.queues.scheduler.runOnce();
-    return (await h.queues.turns.getJobs(["waiting", "active", "delayed", "prioritized"])).map((j) => j.data);
-  };
+  /** Conversations with a claimable turn. */
+  const turnJobs = async () =>
+    (await turnsOf(h.admin, h.prefix)).map((conversationKey) => ({ conversationKey }));
 
   it("accepts every Meta fixture: messages land in their conversation inboxes, statuses in the events queue", async () => {
     for (const name of webhookFixtureNames()) {

@@ -33,7 +33,6 @@ describe.skipIf(skipWithoutRedis)(
 
     it("killed twice, run three times: one Idempotency-Key, one effect at the tenant, one reply", async () => {
       ingress = await createIngressHarness({ label: "agent-kill" });
-      ingress.queues.scheduler.start();
       fake = await startFake();
       llm = createFakeLlm(
         { logger: createLogger({ level: "silent" }) },

@@ -135,7 +135,6 @@ function embeddedGateway(graphUrl: string, env: Record<string, string>): Gateway
 
 async function redisGateway(graphUrl: string, env: Record<string, string>): Promise<Gateway> {
   const ingress: IngressHarness = await createIngressHarness({ label: "kill-matrix" });
-  ingress.queues.scheduler.start();
   const workers = createWorkerProcesses({ prefix: ingress.prefix, graphUrl, env });
   let child: ChildProcess | undefined;
   return {

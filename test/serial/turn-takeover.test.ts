@@ -27,7 +27,6 @@ describe.skipIf(skipWithoutRedis)("turn takeover at the default leases (built CL
 
   const setUp = async (label: string) => {
     const ingress: IngressHarness = await createIngressHarness({ label });
-    ingress.queues.scheduler.start();
     opened.push(() => ingress.close());
     const fake: RunningFake = await startFake();
     opened.push(() => fake.fake.close());

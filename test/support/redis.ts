@@ -54,3 +54,10 @@ export async function keysUnder(redis: Redis, prefix: string): Promise<string[]>
   } while (cursor !== "0");
   return found.sort();
 }
+
+/** Conversations with a turn a worker could claim or holds (the ready, delayed and leased sets), sorted. */
+export async function turnsOf(redis: Redis, prefix: string): Promise<string[]> {
+  const sets = ["ready", "turns:delayed", "turns:leased"].map((name) => `${prefix}:${name}`);
+  const members = await Promise.all(sets.map((key) => redis.zrange(key, 0, -1)));
+  return members.flat().sort();
+}

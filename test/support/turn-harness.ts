@@ -54,14 +54,13 @@ export interface TurnHarness {
   close(): Promise<void>;
 }
 
-/** The ingress harness (its scheduler running), the real fake Graph API, and the real workers on one prefix. */
+/** The ingress harness, the real fake Graph API, and the real workers on one prefix. */
 export async function createTurnHarness(
   label: string,
   tenantFields: Partial<TenantConfig> = {},
   fakeOptions: Parameters<typeof startFake>[0] = {},
 ): Promise<TurnHarness> {
   const ingress = await createIngressHarness({ label });
-  ingress.queues.scheduler.start();
   const fake = await startFake(fakeOptions);
   const bull = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const outboundQueue = createRedisOutboundQueue({ redis: bull, prefix: ingress.prefix });

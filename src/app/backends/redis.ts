@@ -16,7 +16,12 @@ import {
   createRedisSendRateLimiter,
   createRedisTenantSendPause,
 } from "../../outbound/redis/index.js";
-import { createRedisQueues, type RedisQueues, sampleJobQueues } from "../../queue/redis/index.js";
+import {
+  createRedisQueues,
+  createRedisTurnClaims,
+  type RedisQueues,
+  sampleJobQueues,
+} from "../../queue/redis/index.js";
 import { closeRedis, connectRedis, requireRedisUrl } from "../redis/index.js";
 import type { Backend, JobHandlers, JobRunOptions, WorkerPorts } from "./backend.js";
 import { throughputOf } from "./throughput.js";
@@ -31,8 +36,6 @@ export interface RedisBackendOptions {
 export interface RedisBackend extends Backend {
   /** The fail-fast client of the inbound queues (the persistence check reads it). */
   readonly redis: Redis;
-  /** Moves due conversations into BullMQ turn jobs from this process too (any number of processes may). */
-  startTurnScheduler(): void;
 }
 
 /**
@@ -66,7 +69,6 @@ export function createRedisBackend(config: AppConfig, options: RedisBackendOptio
     redis,
     ingress: { inbound: queues.inbound, status: queues.status },
     worker,
-    startTurnScheduler: () => queues.scheduler.start(),
     async close() {
       await opened?.close();
       await queues.close();
@@ -86,12 +88,13 @@ function openWorkerSide(config: AppConfig, logger: Logger, queues: RedisQueues, 
     onError: (error) => logger.warn({ err: error }, "outbound queue error"),
   });
   const order = createRedisSendOrderGate({ redis: bull, prefix, logger });
+  // Read-only here (the queue metrics); each turn worker claims through its own.
+  const turnClaims = createRedisTurnClaims({ redis: bull, prefix, leaseMs: config.worker.lockMs });
   const where = { redis: bull, prefix, logger };
   const runJobs = (handlers: JobHandlers, run: JobRunOptions) => [
     createTurnWorker(where, handlers.turns, {
       concurrency: run.turnConcurrency,
       lockTtlMs: config.worker.lockMs,
-      stalledIntervalMs: config.worker.stalledIntervalMs,
     }),
     createOutboundWorker(where, handlers.outbound, {
       concurrency: run.outboundConcurrency,
@@ -119,7 +122,10 @@ function openWorkerSide(config: AppConfig, logger: Logger, queues: RedisQueues, 
     deliveryStatuses: createRedisDeliveryStatusStore({ redis: bull, prefix }),
     localMessageStore: undefined,
     runJobs,
-    sampleJobQueues: () => sampleJobQueues([queues.turns, outboundQueue.queue, queues.events]),
+    sampleJobQueues: async () => [
+      await turnClaims.sample(),
+      ...(await sampleJobQueues([outboundQueue.queue, queues.events])),
+    ],
   };
   return {
     ports,

@@ -1,14 +1,16 @@
-import { Worker } from "bullmq";
+import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "../../observability/index.js";
-import { type JobHandler, QUEUE_NAMES, type TurnJob } from "../../queue/index.js";
-import { bullProcessor } from "../../queue/redis/index.js";
+import type { JobHandler, JobOutcome, QueueJob, TurnJob } from "../../queue/index.js";
+import { createRedisTurnClaims, type TurnSettlement } from "../../queue/redis/index.js";
+import { tenantOfConversation } from "../../whatsapp/index.js";
+import { keepLeaseAlive } from "../lease-renewal.js";
 
 /** Where the turn worker runs. */
 export interface TurnWorkerDeps {
-  /** A client for BullMQ (`maxRetriesPerRequest: null`); owned by the caller. */
+  /** A client that waits out reconnects (`maxRetriesPerRequest: null`); owned by the caller. */
   readonly redis: Redis;
-  /** REDIS_PREFIX: the same as the ingress's, so the worker sees its `turns` queue. */
+  /** REDIS_PREFIX: the same as the ingress's, so the worker sees its ready set. */
   readonly prefix: string;
   readonly logger: Logger;
 }
@@ -17,49 +19,169 @@ export interface TurnWorkerDeps {
 export interface TurnWorkerOptions {
   /** Turns in flight in this process (different conversations); default 16. */
   readonly concurrency?: number;
-  /** BullMQ job lock, ms: as long as the conversation lock's lease, longer than any turn takes. Default 30,000. */
+  /** A claim's lease, ms, renewed every third of it while the turn runs; a dead worker's turns are taken over after it. Default 30,000. */
   readonly lockTtlMs?: number;
-  /** How often BullMQ looks for turns whose worker died, ms; default BullMQ's 30,000. */
-  readonly stalledIntervalMs?: number;
+  /** Longest sleep between looks at the ready set when no wake-up came, ms; default 1,000. */
+  readonly idlePollMs?: number;
+  /** How often this worker looks for messages left with no turn (see sweep), ms; default 30,000. */
+  readonly sweepEveryMs?: number;
+  /** First wait after a failed run, ms, doubled per failure in a row up to a minute; default 1,000. */
+  readonly failureBackoffMs?: number;
 }
 
 export interface TurnWorker {
-  readonly worker: Worker<TurnJob, string>;
-  /** Stops taking jobs and waits for the active ones (force: abandons them to the stalled-job check). */
+  /** Stops claiming and waits for the running turns (force: stops waiting; their leases lapse and another worker takes them over). */
   close(force?: boolean): Promise<void>;
 }
 
+/** Most conversations claimed in one round trip. */
+const CLAIM_BATCH = 50;
+
 /**
- * The turn worker: a BullMQ worker on the `turns` queue. Each job drains its
- * conversation's inbox through `handler` (the turn job handler, see
- * turn-job-handler.ts); a burst still arriving retries the job when its
- * coalescing window closes (this costs no BullMQ attempt).
- *
- * BullMQ's per-conversation deduplication already keeps one turn job active
- * per conversation. The conversation lock the handler is given guards the
- * one case it does not cover: a job BullMQ believes stalled (its worker
- * blocked or cut off from Redis longer than the job lock) is handed to
- * another worker while the first may still be sending; the lock keeps that
- * second run waiting.
+ * The turn worker: claims due conversations straight from the ready set the
+ * ingress writes (no job per turn; see queue/redis/redis-turn-claims.ts),
+ * runs each through `handler` (the turn job handler), then settles the
+ * claim with the outcome: done, claimable again at a time (coalescing, a
+ * busy conversation), or failed (backoff). A claim is a lease renewed while
+ * the turn runs; a worker that dies leaves its leases to lapse, and the next
+ * claim by any worker makes those turns ready again, where the turn journal
+ * finishes what the dead run began. Idle workers sleep until the record
+ * script publishes that the ready set stopped being empty, or a delayed turn
+ * comes due.
  */
 export function createTurnWorker(
   deps: TurnWorkerDeps,
   handler: JobHandler<TurnJob>,
   options: TurnWorkerOptions = {},
 ): TurnWorker {
-  const worker = new Worker<TurnJob, string>(QUEUE_NAMES.turns, bullProcessor(handler), {
-    connection: deps.redis,
+  const { redis, logger } = deps;
+  const concurrency = Math.max(1, options.concurrency ?? 16);
+  const leaseMs = options.lockTtlMs ?? 30_000;
+  const idlePollMs = options.idlePollMs ?? 1000;
+  const sweepEveryMs = options.sweepEveryMs ?? 30_000;
+  const claims = createRedisTurnClaims({
+    redis,
     prefix: deps.prefix,
-    concurrency: options.concurrency ?? 16,
-    // A dead worker's turn is taken over once both its BullMQ lock and its conversation lock lapse.
-    lockDuration: options.lockTtlMs ?? 30_000,
-    // A turn whose worker died is recovered, not failed for good, even after several crashes in a row.
-    maxStalledCount: 5,
-    ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
+    leaseMs,
+    ...(options.failureBackoffMs === undefined ? {} : { failureBackoffMs: options.failureBackoffMs }),
   });
-  worker.on("error", (error) => deps.logger.error({ err: error }, "turn worker error"));
-  worker.on("failed", (job, error) =>
-    deps.logger.warn({ err: error, tenant: job?.data.tenantId, attempt: job?.attemptsMade }, "turn failed"),
-  );
-  return { worker, close: (force = false) => worker.close(force) };
+  const running = new Map<string, Promise<void>>();
+  let open = true;
+  let wake: (() => void) | undefined;
+  let kicked = false;
+  const kick = () => {
+    kicked = true;
+    wake?.();
+  };
+
+  // Wake-ups come on a connection of their own (a subscribed client can send nothing else).
+  const subscriber = redis.duplicate();
+  subscriber.on("error", () => {});
+  subscriber.on("message", kick);
+  // Turns made ready before the subscription took effect woke nobody: look once it has.
+  subscriber.subscribe(claims.wakeChannel).then(kick, (error: unknown) => {
+    logger.warn({ err: error }, "turn worker could not subscribe to wake-ups; it polls instead");
+  });
+
+  const settlementOf = (outcome: JobOutcome | undefined | void, conversationKey: string): TurnSettlement => {
+    if (outcome === undefined || outcome.kind === "done") return { kind: "done" };
+    if (outcome.kind === "retry") return { kind: "retry", at: outcome.at };
+    logger.error({ err: outcome.error, tenant: tenantOfConversation(conversationKey) }, "turn gave up");
+    return { kind: "failed" };
+  };
+
+  const runTurn = async (conversationKey: string, token: string) => {
+    const tenantId = tenantOfConversation(conversationKey);
+    const job: QueueJob<TurnJob> = {
+      id: conversationKey,
+      data: { tenantId, conversationKey },
+      updateData: () => Promise.reject(new Error("a turn claim carries no data to update")),
+    };
+    const stopRenewing = keepLeaseAlive(
+      async () => {
+        if (!(await claims.renew(conversationKey, token))) {
+          logger.warn({ tenant: tenantId }, "a turn outlived its lease; another worker may take it over");
+        }
+      },
+      leaseMs,
+      (error) => logger.warn({ err: error }, "could not renew a turn lease"),
+    );
+    let settlement: TurnSettlement;
+    try {
+      settlement = settlementOf(await handler(job), conversationKey);
+    } catch (error) {
+      settlement = { kind: "failed" };
+      logger.warn({ err: error, tenant: tenantId }, "turn failed");
+    } finally {
+      stopRenewing();
+    }
+    try {
+      const { failuresInARow } = await claims.settle(conversationKey, token, settlement);
+      if (failuresInARow >= 5) {
+        logger.error({ tenant: tenantId, failuresInARow }, "a conversation's turns keep failing");
+      }
+    } catch (error) {
+      // The lease lapses and the turn is claimed again; the journal makes the rerun answer nothing twice.
+      logger.warn({ err: error, tenant: tenantId }, "could not settle a turn; it runs again after its lease");
+    }
+  };
+
+  const start = (conversationKey: string, token: string) => {
+    const done = runTurn(conversationKey, token).finally(() => {
+      running.delete(conversationKey);
+      kick();
+    });
+    running.set(conversationKey, done);
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  let lastSweep = 0;
+  const loop = async () => {
+    while (open) {
+      kicked = false;
+      let sleepMs = idlePollMs;
+      try {
+        if (redis.status === "ready") {
+          if (Date.now() - lastSweep >= sweepEveryMs) {
+            lastSweep = Date.now();
+            const swept = await claims.sweep();
+            if (swept > 0) logger.warn({ conversations: swept }, "messages waited with no turn; given one");
+          }
+          const free = concurrency - running.size;
+          if (free > 0) {
+            const want = Math.min(free, CLAIM_BATCH);
+            const token = randomUUID();
+            const claimed = await claims.claim(want, token);
+            for (const conversationKey of claimed.conversations) start(conversationKey, token);
+            if (claimed.conversations.length === want) continue;
+            if (claimed.nextDueInMs !== undefined) sleepMs = Math.min(sleepMs, claimed.nextDueInMs + 1);
+          }
+        }
+      } catch (error) {
+        logger.warn({ err: error }, "turn worker could not claim turns");
+      }
+      if (open && !kicked) await sleep(sleepMs);
+    }
+  };
+  const looping = loop();
+
+  return {
+    async close(force = false) {
+      open = false;
+      wake?.();
+      await looping;
+      if (!force) await Promise.allSettled([...running.values()]);
+      subscriber.disconnect();
+    },
+  };
 }

@@ -9,5 +9,12 @@ export {
 } from "./persistence-check.js";
 export { createFailFastRedis, describeRedisUrl, type RedisConnectionOptions } from "./redis-connection.js";
 export { createRedisQueues, type RedisQueues, type RedisQueuesOptions } from "./redis-inbound-queue.js";
+export {
+  type ClaimedTurns,
+  createRedisTurnClaims,
+  type RedisTurnClaims,
+  type RedisTurnClaimsOptions,
+  TURN_FAIRNESS_WINDOW_MS,
+  type TurnSettlement,
+} from "./redis-turn-claims.js";
 export { type JobQueueDepth, SAMPLED_STATES, sampleJobQueues } from "./sample-job-queues.js";
-export { createTurnScheduler, type TurnScheduler, type TurnSchedulerOptions } from "./turn-scheduler.js";

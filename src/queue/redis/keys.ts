@@ -1,16 +1,20 @@
 /**
  * Redis key layout of the inbound side (prefix = REDIS_PREFIX, default "ss").
  *
- *   {p}:stats                    hash  seq (arrival counter), inbox (waiting messages)
+ *   {p}:stats                    hash  inbox (waiting messages), turnseq (the ready set's arrival counter)
  *   {p}:inboxes                  zset  conversationKey → first arrival ms (conversations with waiting messages)
- *   {p}:ready                    zset  conversationKey → ms when its turn is due; a score in the future is a
- *                                      scheduler's lease while it creates the BullMQ turn job
+ *   {p}:ready                    zset  conversationKey → rank (priority × 2³² + arrival): turns a worker may claim now
+ *   {p}:turns:delayed            zset  conversationKey → ms when its turn may be claimed (coalescing, retry, backoff)
+ *   {p}:turns:leased             zset  conversationKey → ms when the claiming worker's lease ends
+ *   {p}:turns:lease              hash  conversationKey → the lease's token (whose the lease is)
+ *   {p}:turns:failures           hash  conversationKey → runs that failed in a row (the backoff)
+ *   {p}:turns:wake               channel: published when the ready set stops being empty
  *   {p}:wamid:{tenant}:{wamid}   str   "p" recorded, not yet handled | "d" handled; expires after the dedupe TTL
  *   {p}:inbox:{conversationKey}  zset  wamid → Meta timestamp × 10⁶ + arrival counter mod 10⁶
  *   {p}:msg:{conversationKey}    hash  wamid → message JSON
- *   {p}:turnload:{tenant}:{n}    str   turn jobs scheduled for the tenant in fairness window n (see turn-scheduler)
+ *   {p}:turnload:{tenant}:{n}    str   turns the tenant was given in fairness window n (see turn-claim-scripts.ts)
  *   {p}:state:{conversationKey}  hash  mode, priorityUntil (written by the conversation state store)
- *   {p}:turns:…, {p}:events:…    BullMQ's own keys for the two queues
+ *   {p}:events:…                 BullMQ's own keys for the events queue
  *
  * One Redis primary (with replicas/Sentinel) holds them all; Redis Cluster is
  * not supported because one script touches several conversations at once.
@@ -20,10 +24,14 @@ export function createKeys(prefix: string) {
     stats: `${prefix}:stats`,
     inboxes: `${prefix}:inboxes`,
     ready: `${prefix}:ready`,
+    delayedTurns: `${prefix}:turns:delayed`,
+    leasedTurns: `${prefix}:turns:leased`,
+    turnLeases: `${prefix}:turns:lease`,
+    turnFailures: `${prefix}:turns:failures`,
+    turnWakeChannel: `${prefix}:turns:wake`,
     mark: (tenantId: string, wamid: string) => `${prefix}:wamid:${tenantId}:${wamid}`,
     inbox: (conversationKey: string) => `${prefix}:inbox:${conversationKey}`,
     messages: (conversationKey: string) => `${prefix}:msg:${conversationKey}`,
-    turnLoad: (tenantId: string, window: number) => `${prefix}:turnload:${tenantId}:${window}`,
     /** Same key as the conversation state store's hash (src/conversation/conversation-state.ts). */
     conversationState: (conversationKey: string) => `${prefix}:state:${conversationKey}`,
   };

@@ -4,7 +4,7 @@ import type { Redis } from "ioredis";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
 import { tenantOfConversation } from "../../whatsapp/index.js";
 import { QueueUnavailableError } from "../errors.js";
-import { QUEUE_NAMES, type TurnJob } from "../job-names.js";
+import { QUEUE_NAMES } from "../job-names.js";
 import type {
   ConversationInbox,
   EnqueueOutcome,
@@ -16,8 +16,8 @@ import type {
 } from "../ports.js";
 import { createGroupCommitter } from "./group-commit.js";
 import { createKeys } from "./keys.js";
+import { TURN_FAIRNESS_WINDOW_MS } from "./redis-turn-claims.js";
 import { COMPLETE_MESSAGES_LUA, RECORD_MESSAGES_LUA } from "./scripts.js";
-import { createTurnScheduler, type TurnScheduler } from "./turn-scheduler.js";
 
 export interface RedisQueuesOptions {
   /** A fail-fast client (see createFailFastRedis); owned by the caller. */
@@ -41,11 +41,8 @@ export interface RedisQueues {
   readonly inbound: InboundQueue;
   readonly inbox: ConversationInbox;
   readonly status: QueueStatus;
-  readonly turns: Queue<TurnJob>;
   readonly events: Queue<InboundEvent>;
-  /** Moves due conversations into BullMQ turn jobs; start() it in every process that should do so. */
-  readonly scheduler: TurnScheduler;
-  /** Stops the scheduler and closes the BullMQ queues; the Redis client stays the caller's. */
+  /** Closes the BullMQ queue; the Redis client stays the caller's. */
   close(): Promise<void>;
 }
 
@@ -77,11 +74,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * The Redis adapter of the inbound ports. Per flush (one group of webhooks),
  * one round trip: one script records every message atomically (dedupe mark,
- * payload, inbox entry, and the conversation's turn marked due in the ready
- * set), while the events go to BullMQ with their own deduplication. The turn
- * scheduler then turns due conversations into BullMQ turn jobs in the
- * background. A redelivered message whose mark says "recorded, not handled"
- * is put back in its inbox if missing and its turn made due again.
+ * payload, inbox entry, and the conversation made claimable in the ready
+ * set, where workers take it: see redis-turn-claims.ts), while the events go
+ * to BullMQ with their own deduplication. A redelivered message whose mark
+ * says "recorded, not handled" is put back in its inbox if missing and its
+ * turn made claimable again.
  */
 export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const { redis, prefix } = options;
@@ -108,12 +105,9 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     return nextReady;
   };
 
-  const turns = new Queue<TurnJob>(QUEUE_NAMES.turns, { connection: redis, prefix });
   const events = new Queue<InboundEvent>(QUEUE_NAMES.events, { connection: redis, prefix });
   const onError = options.onBackgroundError ?? (() => {});
-  turns.on("error", onError);
   events.on("error", onError);
-  const scheduler = createTurnScheduler({ redis, keys, turns, onError });
 
   /** A webhook's part of a flush: its batch, with each message already serialised by its own request. */
   interface Pending {
@@ -122,14 +116,15 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   }
 
   const record = async (items: readonly Pending[]): Promise<number[]> => {
-    const args: (string | number)[] = [options.dedupeTtlSeconds, prefix];
+    const args: (string | number)[] = [options.dedupeTtlSeconds, prefix, TURN_FAIRNESS_WINDOW_MS];
     for (const { batch, json } of items) {
       batch.messages.forEach((message, index) => {
         args.push(message.wamid, message.timestamp, message.conversationKey, json[index] as string);
       });
     }
-    if (args.length === 2) return [];
-    return (await recordMessages(3, keys.stats, keys.inboxes, keys.ready, ...args)) as number[];
+    if (args.length === 3) return [];
+    const turnSets = [keys.ready, keys.delayedTurns, keys.leasedTurns];
+    return (await recordMessages(5, keys.stats, keys.inboxes, ...turnSets, ...args)) as number[];
   };
 
   const addEvents = async (list: readonly InboundEvent[]): Promise<("new" | "duplicate")[]> => {
@@ -158,7 +153,6 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     const batches = items.map((item) => item.batch);
     const eventList = batches.flatMap((batch) => batch.events);
     const [recorded, eventResults] = await Promise.all([record(items), addEvents(eventList)]);
-    if (recorded.some((code) => code !== 0)) scheduler.kick();
     const asResult = (code: number | undefined): MessageEnqueueResult =>
       code === 1 ? "new" : code === 2 ? "redelivered" : "duplicate";
     let m = 0;
@@ -270,18 +264,30 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     },
     async depth(): Promise<QueueDepth> {
       const states = ["waiting", "active", "delayed", "prioritized", "failed"] as const;
-      const [inboxMessages, inboxConversations, scheduled, turnCounts, eventCounts] = await Promise.all([
-        redis.hget(keys.stats, "inbox"),
-        redis.zcard(keys.inboxes),
-        redis.zintercard(2, keys.inboxes, keys.ready),
-        turns.getJobCounts(...states),
-        events.getJobCounts(...states),
-      ]);
+      const [inboxMessages, inboxConversations, ready, delayed, leased, turnCounts, eventCounts] =
+        await Promise.all([
+          redis.hget(keys.stats, "inbox"),
+          redis.zcard(keys.inboxes),
+          redis.zintercard(2, keys.inboxes, keys.ready),
+          redis.zintercard(2, keys.inboxes, keys.delayedTurns),
+          redis.zintercard(2, keys.inboxes, keys.leasedTurns),
+          Promise.all([
+            redis.zcard(keys.ready),
+            redis.zcard(keys.delayedTurns),
+            redis.zcard(keys.leasedTurns),
+          ]),
+          events.getJobCounts(...states),
+        ]);
+      const [waitingTurns, delayedTurns, activeTurns] = turnCounts;
       return {
         inboxMessages: Number(inboxMessages ?? 0),
         inboxConversations,
-        unscheduledConversations: Math.max(0, inboxConversations - scheduled),
-        jobs: { [QUEUE_NAMES.turns]: turnCounts, [QUEUE_NAMES.events]: eventCounts },
+        // The turn sets are disjoint: a conversation with messages in none of them cannot be claimed.
+        unscheduledConversations: Math.max(0, inboxConversations - ready - delayed - leased),
+        jobs: {
+          [QUEUE_NAMES.turns]: { waiting: waitingTurns, delayed: delayedTurns, active: activeTurns },
+          [QUEUE_NAMES.events]: eventCounts,
+        },
       };
     },
   };
@@ -290,12 +296,9 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     inbound,
     inbox,
     status,
-    turns,
     events,
-    scheduler,
     async close() {
-      await scheduler.stop();
-      const closed = Promise.allSettled([turns.close(), events.close()]);
+      const closed = Promise.allSettled([events.close()]);
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     },
   };
