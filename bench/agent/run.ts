@@ -1,6 +1,6 @@
 /**
  * Agent benchmark: 1,000 messages of the mixed-traffic sample through the
- * whole pipeline in one process (ingress, turn scheduler, worker with router
+ * whole pipeline in one process (ingress, worker with router
  * and LLM agent, outbound sender) against the fake LLM (latency 1–3 s, usage
  * from prompt size) and the fake Graph API, once with the classifier on and
  * once off (tier-1 rules only). Prints LLM calls, tokens, the share of

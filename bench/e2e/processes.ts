@@ -11,6 +11,8 @@ export interface SharpsharpProcess {
   output(): string;
   /** Peak resident memory so far (VmHWM), MiB; undefined once it exited. */
   peakRssMiB(): number | undefined;
+  /** CPU time used so far (user + system), seconds; undefined once it exited. */
+  cpuSeconds(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,15 @@ export async function startProcess(
         const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
         const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
         return Number.isFinite(kb) ? kb / 1024 : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    cpuSeconds() {
+      try {
+        // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name): utime, stime, in clock ticks (100/s).
+        const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+        return (Number(fields[11]) + Number(fields[12])) / 100;
       } catch {
         return undefined;
       }

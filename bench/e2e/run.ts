@@ -37,6 +37,8 @@ const { values } = parseArgs({
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
     // "embedded": one `sharpsharp start` process on SQLite instead of an ingress and two workers on Redis.
     mode: { type: "string", default: "redis" },
+    // The gateway's webhook port (another bench may hold the default).
+    port: { type: "string", default: "3021" },
   },
 });
 
@@ -64,6 +66,8 @@ interface RunResult {
   readonly p99: number;
   readonly max: number;
   readonly peakRssMiB: Record<string, number>;
+  /** CPU time each process spent per message sent, from the first message to the last reply, ms. */
+  readonly cpuMsPerMessage: Record<string, number>;
 }
 
 async function runOnce(rate: number, durationSec: number, coalesce: boolean): Promise<RunResult> {
@@ -93,10 +97,10 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
   try {
     if (embedded) {
       processes.push(
-        await startProcess("embedded", "start", { ...env, PORT: "3021" }, "running embedded on"),
+        await startProcess("embedded", "start", { ...env, PORT: values.port }, "running embedded on"),
       );
     } else {
-      const ingress = await startProcess("ingress", "ingress", { ...env, PORT: "3021" }, "listening on");
+      const ingress = await startProcess("ingress", "ingress", { ...env, PORT: values.port }, "listening on");
       processes.push(ingress);
       for (const n of [1, 2]) {
         processes.push(
@@ -104,7 +108,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
         );
       }
     }
-    const pool = new Pool("http://127.0.0.1:3021", { connections: 64, pipelining: 1 });
+    const pool = new Pool(`http://127.0.0.1:${values.port}`, { connections: 64, pipelining: 1 });
     const units: Unit[] = [];
     let non200 = 0;
     let messagesSent = 0;
@@ -137,6 +141,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       inFlight.push(request);
     };
     // Every fourth unit is a 3-message burst; units go round-robin over the customers.
+    const cpuAtStart = new Map(processes.map((p) => [p.name, p.cpuSeconds() ?? 0]));
     const started = Date.now();
     const totalMessages = rate * durationSec;
     let scheduled = 0;
@@ -167,6 +172,11 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await new Promise((resolve) => setTimeout(resolve, 1000)); // late duplicates would show here
+    const cpuMsPerMessage: Record<string, number> = {};
+    for (const p of processes) {
+      const used = (p.cpuSeconds() ?? 0) - (cpuAtStart.get(p.name) ?? 0);
+      cpuMsPerMessage[p.name] = Math.round((used * 1000 * 1000) / Math.max(1, messagesSent)) / 1000;
+    }
     const peakRssMiB: Record<string, number> = {};
     for (const p of processes) peakRssMiB[p.name] = Math.round(p.peakRssMiB() ?? 0);
     peakRssMiB.bench = Math.round(process.memoryUsage().rss / 1048576);
@@ -225,6 +235,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       p99: histogram.getValueAtPercentile(99),
       max: histogram.maxValue,
       peakRssMiB,
+      cpuMsPerMessage,
     };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
@@ -243,7 +254,8 @@ function report(result: RunResult) {
     `rate ${result.rate}/s coalescing ${result.coalesce ? "on" : "off"}: ${result.messagesSent} messages, ` +
       `non-200 ${result.non200}; replies ${result.replies} of ${result.expectedReplies} expected, ` +
       `${result.missing} missing, ${result.duplicates} duplicated; end to end p50 ${result.p50} ms, ` +
-      `p99 ${result.p99} ms, max ${result.max} ms; peak RSS MiB ${JSON.stringify(result.peakRssMiB)}\n` +
+      `p99 ${result.p99} ms, max ${result.max} ms; peak RSS MiB ${JSON.stringify(result.peakRssMiB)}; ` +
+      `CPU ms per message ${JSON.stringify(result.cpuMsPerMessage)}\n` +
       `${JSON.stringify(result)}\n`,
   );
 }
