@@ -146,7 +146,11 @@ describe.skipIf(skipWithoutRedis)("worker processes (built CLI, real Redis, fake
       WORKER_LOCK_MS: String(lockMs),
       WORKER_STALLED_INTERVAL_MS: String(stalledMs),
     });
-    const active = (queue: string) => h.admin.llen(`${h.prefix}:${queue}:active`);
+    // Turns a worker holds are leases in the leased set; sends are BullMQ jobs in its active list.
+    const active = (queue: "turns" | "outbound") =>
+      queue === "turns"
+        ? h.admin.zcard(`${h.prefix}:turns:leased`)
+        : h.admin.llen(`${h.prefix}:outbound:active`);
     // Slow Graph API: each turn waits out its typing indicator's 1 s bound.
     f.fake.setFaults({ latencyMs: 3000 });
     const first = w.spawn();
