@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { type JobsOptions, Queue } from "bullmq";
+import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
 import { tenantOfConversation } from "../../whatsapp/index.js";
@@ -16,6 +15,7 @@ import type {
 } from "../ports.js";
 import { createGroupCommitter } from "./group-commit.js";
 import { createKeys } from "./keys.js";
+import { createRedisEventStream, type RedisEventStream } from "./redis-event-stream.js";
 import { COMPLETE_MESSAGES_LUA, RECORD_MESSAGES_LUA } from "./scripts.js";
 import { createTurnScheduler, type TurnScheduler } from "./turn-scheduler.js";
 
@@ -42,7 +42,8 @@ export interface RedisQueues {
   readonly inbox: ConversationInbox;
   readonly status: QueueStatus;
   readonly turns: Queue<TurnJob>;
-  readonly events: Queue<InboundEvent>;
+  /** Statuses and other events: a Redis stream read by the events workers. */
+  readonly events: RedisEventStream;
   /** Moves due conversations into BullMQ turn jobs; start() it in every process that should do so. */
   readonly scheduler: TurnScheduler;
   /** Stops the scheduler and closes the BullMQ queues; the Redis client stays the caller's. */
@@ -54,7 +55,6 @@ type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) 
 const RECORD = "ssRecordMessages";
 const RECONNECT_AFTER_TIMEOUTS = 3;
 const COMPLETE = "ssCompleteMessages";
-const KEEP_FAILED = { age: 7 * 24 * 3600, count: 10_000 };
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -78,7 +78,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * The Redis adapter of the inbound ports. Per flush (one group of webhooks),
  * one round trip: one script records every message atomically (dedupe mark,
  * payload, inbox entry, and the conversation's turn marked due in the ready
- * set), while the events go to BullMQ with their own deduplication. The turn
+ * set), and a second script, issued with it, records the events on a stream
+ * (see redis-event-stream.ts) with their own deduplication. The turn
  * scheduler then turns due conversations into BullMQ turn jobs in the
  * background. A redelivered message whose mark says "recorded, not handled"
  * is put back in its inbox if missing and its turn made due again.
@@ -87,7 +88,6 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const { redis, prefix } = options;
   const now = options.now ?? Date.now;
   const keys = createKeys(prefix);
-  const dedupeTtlMs = options.dedupeTtlSeconds * 1000;
   redis.defineCommand(RECORD, { lua: RECORD_MESSAGES_LUA });
   redis.defineCommand(COMPLETE, { lua: COMPLETE_MESSAGES_LUA });
   const script = (name: string) => (redis as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
@@ -109,10 +109,9 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   };
 
   const turns = new Queue<TurnJob>(QUEUE_NAMES.turns, { connection: redis, prefix });
-  const events = new Queue<InboundEvent>(QUEUE_NAMES.events, { connection: redis, prefix });
+  const events = createRedisEventStream({ redis, prefix, dedupeTtlSeconds: options.dedupeTtlSeconds });
   const onError = options.onBackgroundError ?? (() => {});
   turns.on("error", onError);
-  events.on("error", onError);
   const scheduler = createTurnScheduler({ redis, keys, turns, onError });
 
   /** A webhook's part of a flush: its batch, with each message already serialised by its own request. */
@@ -132,27 +131,8 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     return (await recordMessages(3, keys.stats, keys.inboxes, keys.ready, ...args)) as number[];
   };
 
-  const addEvents = async (list: readonly InboundEvent[]): Promise<("new" | "duplicate")[]> => {
-    if (list.length === 0) return [];
-    const jobIds = list.map(() => randomUUID());
-    const jobs = await events.addBulk(
-      list.map((event, index) => ({
-        name: event.kind,
-        data: event,
-        opts: {
-          jobId: jobIds[index],
-          deduplication: { id: event.dedupeId, ttl: dedupeTtlMs },
-          // A status that meets a Redis hiccup in the events worker is retried, not lost.
-          attempts: 5,
-          backoff: { type: "exponential", delay: 1000 },
-          removeOnComplete: true,
-          removeOnFail: KEEP_FAILED,
-        } satisfies JobsOptions,
-      })),
-    );
-    // A deduplicated add answers with the id of the job that already exists.
-    return jobs.map((job, index) => (job.id === jobIds[index] ? "new" : "duplicate"));
-  };
+  // Issued at once, beside the messages' script: both writes of a flush share one round trip.
+  const addEvents = (list: readonly InboundEvent[]) => events.record(list);
 
   const flush = async (items: readonly Pending[]): Promise<EnqueueOutcome[]> => {
     const batches = items.map((item) => item.batch);
@@ -275,7 +255,7 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
         redis.zcard(keys.inboxes),
         redis.zintercard(2, keys.inboxes, keys.ready),
         turns.getJobCounts(...states),
-        events.getJobCounts(...states),
+        events.counts(),
       ]);
       return {
         inboxMessages: Number(inboxMessages ?? 0),
@@ -295,7 +275,7 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     scheduler,
     async close() {
       await scheduler.stop();
-      const closed = Promise.allSettled([turns.close(), events.close()]);
+      const closed = Promise.allSettled([turns.close()]);
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
     },
   };
