@@ -10,7 +10,8 @@
  *   {p}:msg:{conversationKey}    hash  wamid → message JSON
  *   {p}:turnload:{tenant}:{n}    str   turn jobs scheduled for the tenant in fairness window n (see turn-scheduler)
  *   {p}:state:{conversationKey}  hash  mode, priorityUntil (written by the conversation state store)
- *   {p}:turns:…, {p}:events:…    BullMQ's own keys for the two queues
+ *   {p}:turns:…                  BullMQ's own keys for the turns queue
+ *   {p}:events:stream, …         the events stream and its retry set, dead letters and marks (redis-event-stream.ts)
  *
  * One Redis primary (with replicas/Sentinel) holds them all; Redis Cluster is
  * not supported because one script touches several conversations at once.
