@@ -8,8 +8,15 @@ import {
   type EventsWorker,
   type EventsWorkerOptions,
 } from "../../src/delivery/redis/index.js";
+import { SharpsharpError } from "../../src/errors/index.js";
 import { createLogger } from "../../src/observability/index.js";
-import { type EventJob, type JobHandler, QueueUnavailableError, retryAt } from "../../src/queue/index.js";
+import {
+  type EventJob,
+  giveUp,
+  type JobHandler,
+  QueueUnavailableError,
+  retryAt,
+} from "../../src/queue/index.js";
 import {
   createFailFastRedis,
   createRedisQueues,
@@ -189,6 +196,23 @@ describe.skipIf(skipWithoutRedis)(
       const [sample] = await sampleJobQueues([queues.events]);
       expect(sample).toMatchObject({ queue: "events", counts: { failed: 1, waiting: 0 } });
       expect((await queues.status.depth()).jobs.events).toMatchObject({ failed: 1 });
+    });
+
+    it("dead-letters a given-up event at once, with its reason", async () => {
+      const { queues, worker, record } = await open("ev-giveup");
+      let runs = 0;
+      worker(async () => {
+        runs += 1;
+        return giveUp(new SharpsharpError("SS_TEST_GIVEN_UP", "not ours to apply"));
+      });
+      await record([statusEvent("given-up")]);
+      await eventually(async () => (await queues.events.counts()).failed === 1);
+      await sleep(100);
+      expect(runs).toBe(1);
+      expect((await queues.events.deadLetters())[0]).toMatchObject({
+        attempts: 0,
+        error: "not ours to apply",
+      });
     });
 
     it("waits for a retryAt outcome without spending an attempt", async () => {
