@@ -149,6 +149,36 @@ describe.skipIf(skipWithoutRedis)(
       expect(await queues.events.counts()).toMatchObject({ waiting: 0, active: 0, failed: 0 });
     });
 
+    it("takes over the events of a worker cut off from Redis", async () => {
+      const { prefix, queues, worker, record } = await open("ev-cutoff");
+      const cutOff = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+      cutOff.on("error", () => {});
+      const stuck = createEventsWorker(
+        { redis: cutOff, prefix, logger },
+        () => new Promise<never>(() => {}),
+        {
+          maintenanceIntervalMs: 20,
+          claimIdleMs: 300,
+        },
+      );
+      cleanups.push(() => stuck.close(true));
+      const events = Array.from({ length: 3 }, (_, n) => statusEvent(`c${n}`));
+      await record(events);
+      await eventually(async () => (await queues.events.counts()).active === 3);
+      // Its client goes away: it can neither keep its events nor settle them.
+      cutOff.disconnect();
+      const runs = new Map<string, number>();
+      worker(
+        async (job) => {
+          runs.set(job.data.dedupeId, (runs.get(job.data.dedupeId) ?? 0) + 1);
+        },
+        { claimIdleMs: 300 },
+      );
+      await eventually(async () => (await queues.events.counts()).active === 0, 5000);
+      await sleep(300);
+      expect([...runs.entries()].sort()).toEqual(events.map((e) => [e.dedupeId, 1]).sort());
+    });
+
     it("keeps a slow event with its live worker instead of handing it to another", async () => {
       const { queues, worker, record } = await open("ev-slow");
       const runs: string[] = [];
