@@ -7,7 +7,8 @@ import type { InboundEvent } from "../whatsapp/index.js";
  *          waits per conversation (deduplicated by conversation key) besides
  *          the one running. Payload: TurnJob.
  * events — statuses and other webhook events, deduplicated by their dedupeId
- *          for the dedupe TTL. Payload: the InboundEvent itself.
+ *          for the dedupe TTL. Payload: the InboundEvent itself. In Redis mode
+ *          not a BullMQ queue but a stream (queue/redis/redis-event-stream.ts).
  * outbound — one job per reply part to send through the Graph API; its job id
  *          is derived from (tenant, turn, part), so a retried turn never
  *          queues a second copy. Payload: OutboundJob.

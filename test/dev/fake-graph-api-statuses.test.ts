@@ -22,8 +22,8 @@ describe.skipIf(skipWithoutRedis)("fake Graph API: status webhooks into a real i
   });
 
   const statusEvents = async (wamid: string): Promise<StatusEvent[]> =>
-    (await h.queues.events.getJobs(["waiting"]))
-      .map((job) => job.data)
+    (await h.queues.events.entries())
+      .map((entry) => entry.event)
       .filter((event): event is StatusEvent => event.kind === "status" && event.wamid === wamid);
 
   it("posts a signed status webhook that the ingress accepts and queues as a status event", async () => {

@@ -38,8 +38,8 @@ describe.skipIf(skipWithoutRedis)("routing by business number", () => {
     // No inbox, so no turn: answering would send from that number with this tenant's token.
     const keys = await h.admin.zrange(`${h.prefix}:inboxes`, 0, -1);
     expect(keys.filter((key) => key.includes("120000000000001"))).toEqual([]);
-    const events = await h.queues.events.getJobs(["waiting", "prioritized", "delayed"]);
-    const recorded = events.map((job) => job.data).filter((event) => event.kind === "message");
+    const events = await h.queues.events.entries();
+    const recorded = events.map((entry) => entry.event).filter((event) => event.kind === "message");
     expect(recorded).toEqual([
       expect.objectContaining({
         tenantId: "default",

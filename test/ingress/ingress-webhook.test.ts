@@ -41,8 +41,8 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
     const stored: InboundMessage[] = [];
     for (const key of inboxKeys) stored.push(...(await inboxOf(key)));
     // Reactions and the like are recorded through the events queue and never reach an inbox.
-    const recordOnly = (await h.queues.events.getJobs(["waiting"])).flatMap((j) =>
-      j.data.kind === "message" ? [j.data.message] : [],
+    const recordOnly = (await h.queues.events.entries()).flatMap(({ event }) =>
+      event.kind === "message" ? [event.message] : [],
     );
     expect([...stored, ...recordOnly].map((m) => m.wamid).sort()).toEqual(
       [...new Set(expectedMessages)].sort(),
@@ -71,16 +71,16 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
         e.changes.flatMap((c) => (c.value.statuses ?? []).map((s) => `default:${s.id}:${s.status}`)),
       ),
     );
-    const events = await h.queues.events.getJobs(["waiting"]);
-    const statusIds = events.filter((j) => j.data.kind === "status").map((j) => j.data.dedupeId);
+    const events = (await h.queues.events.entries()).map((entry) => entry.event);
+    const statusIds = events.filter((e) => e.kind === "status").map((e) => e.dedupeId);
     expect(statusIds.sort()).toEqual([...new Set(expectedStatuses)].sort());
-    expect(events.some((j) => j.data.kind === "webhook_error")).toBe(true);
+    expect(events.some((e) => e.kind === "webhook_error")).toBe(true);
   });
 
   it("drops redeliveries of the same fixtures (messages and statuses) without new work", async () => {
-    const before = { turns: (await turnJobs()).length, events: await h.queues.events.getWaitingCount() };
+    const before = { turns: (await turnJobs()).length, events: (await h.queues.events.counts()).waiting };
     for (const name of webhookFixtureNames()) expect((await h.post(fixtureBytes(name))).statusCode).toBe(200);
-    expect(await h.queues.events.getWaitingCount()).toBe(before.events);
+    expect((await h.queues.events.counts()).waiting).toBe(before.events);
     expect((await turnJobs()).length).toBe(before.turns);
     const metrics = await h.metrics.registry.getSingleMetricAsString("ss_ingress_events_total");
     expect(metrics).toMatch(/result="duplicate"/);

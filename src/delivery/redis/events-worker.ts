@@ -1,12 +1,11 @@
-import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../../observability/index.js";
-import { type EventJob, type JobHandler, QUEUE_NAMES } from "../../queue/index.js";
-import { bullProcessor } from "../../queue/redis/index.js";
+import type { EventJob, JobHandler } from "../../queue/index.js";
+import { createEventStreamRunner, type EventStreamRunner } from "../../queue/redis/index.js";
 
 /** Where the events worker runs. */
 export interface EventsWorkerDeps {
-  /** A client for BullMQ (`maxRetriesPerRequest: null`); owned by the caller. */
+  /** A client that waits out reconnects (`maxRetriesPerRequest: null`); owned by the caller. */
   readonly redis: Redis;
   /** REDIS_PREFIX. */
   readonly prefix: string;
@@ -16,31 +15,44 @@ export interface EventsWorkerDeps {
 export interface EventsWorkerOptions {
   /** Events in flight in this process; default 16. */
   readonly concurrency?: number;
+  /** An event left pending this long by a worker that died is taken over, ms; default 30,000. */
+  readonly claimIdleMs?: number;
+  /** How often due retries are moved back and dead workers' events looked for, ms; default 500. */
+  readonly maintenanceIntervalMs?: number;
+  /** First retry delay after a thrown error, ms, doubled each attempt; default 1,000. */
+  readonly backoffMs?: number;
 }
 
-export interface EventsWorker {
-  readonly worker: Worker<EventJob, string>;
-  /** Stops taking jobs and waits for the active ones (force: abandons them to the stalled-job check). */
-  close(force?: boolean): Promise<void>;
-}
+export type EventsWorker = EventStreamRunner;
 
 /**
- * The events worker: a BullMQ worker on the `events` queue. Status events
- * update the delivery state of our messages (see createApplyStatusEvent);
- * `value.errors` and other fields' changes are logged and completed.
- * Any number of processes may run it: the store's updates are atomic.
+ * The events worker: a consumer of the `{p}:events:stream` stream (see
+ * createEventStreamRunner). Status events update the delivery state of our
+ * messages (see createApplyStatusEvent); record-only messages are recorded;
+ * other events are logged. Any number of processes may run it: each event
+ * goes to one of them, and the store's updates are atomic.
  */
 export function createEventsWorker(
   deps: EventsWorkerDeps,
   handler: JobHandler<EventJob>,
   options: EventsWorkerOptions = {},
 ): EventsWorker {
-  const worker = new Worker<EventJob, string>(QUEUE_NAMES.events, bullProcessor(handler), {
-    connection: deps.redis,
-    prefix: deps.prefix,
-    concurrency: options.concurrency ?? 16,
-    maxStalledCount: 5,
-  });
-  worker.on("error", (error) => deps.logger.error({ err: error }, "events worker error"));
-  return { worker, close: (force = false) => worker.close(force) };
+  return createEventStreamRunner(
+    {
+      redis: deps.redis,
+      prefix: deps.prefix,
+      ...options,
+      onError(error, failed) {
+        if (failed === undefined) deps.logger.error({ err: error }, "events worker error");
+        else {
+          const { event, final } = failed;
+          const fields = { err: error, tenant: event.tenantId, kind: event.kind, dedupeId: event.dedupeId };
+          if (final)
+            deps.logger.error(fields, "event failed for good (kept in the events dead-letter stream)");
+          else deps.logger.warn(fields, "event failed, retried with backoff");
+        }
+      },
+    },
+    handler,
+  );
 }

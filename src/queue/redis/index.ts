@@ -1,4 +1,9 @@
 export { bullProcessor } from "./bull-processor.js";
+export {
+  createEventStreamRunner,
+  type EventStreamRunner,
+  type EventStreamRunnerOptions,
+} from "./event-stream-runner.js";
 export { createKeys, type RedisKeys } from "./keys.js";
 export {
   checkRedisPersistence,
@@ -8,6 +13,14 @@ export {
   redisTooOld,
 } from "./persistence-check.js";
 export { createFailFastRedis, describeRedisUrl, type RedisConnectionOptions } from "./redis-connection.js";
+export {
+  createRedisEventStream,
+  EVENTS_GROUP,
+  type EventCounts,
+  type EventStreamEntry,
+  eventStreamKeys,
+  type RedisEventStream,
+} from "./redis-event-stream.js";
 export { createRedisQueues, type RedisQueues, type RedisQueuesOptions } from "./redis-inbound-queue.js";
 export {
   type ClaimedTurns,
@@ -17,4 +30,9 @@ export {
   TURN_FAIRNESS_WINDOW_MS,
   type TurnSettlement,
 } from "./redis-turn-claims.js";
-export { type JobQueueDepth, SAMPLED_STATES, sampleJobQueues } from "./sample-job-queues.js";
+export {
+  type JobQueueDepth,
+  SAMPLED_STATES,
+  type SampledQueue,
+  sampleJobQueues,
+} from "./sample-job-queues.js";

@@ -14,7 +14,7 @@
  *   {p}:msg:{conversationKey}    hash  wamid → message JSON
  *   {p}:turnload:{tenant}:{n}    str   turns the tenant was given in fairness window n (see turn-claim-scripts.ts)
  *   {p}:state:{conversationKey}  hash  mode, priorityUntil (written by the conversation state store)
- *   {p}:events:…                 BullMQ's own keys for the events queue
+ *   {p}:events:stream, …         the events stream and its retry set, dead letters and marks (redis-event-stream.ts)
  *
  * One Redis primary (with replicas/Sentinel) holds them all; Redis Cluster is
  * not supported because one script touches several conversations at once.

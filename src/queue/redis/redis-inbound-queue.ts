@@ -1,5 +1,3 @@
-import { randomUUID } from "node:crypto";
-import { type JobsOptions, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
 import { tenantOfConversation } from "../../whatsapp/index.js";
@@ -14,8 +12,10 @@ import type {
   QueueDepth,
   QueueStatus,
 } from "../ports.js";
+import { RECORD_EVENTS_LUA } from "./event-scripts.js";
 import { createGroupCommitter } from "./group-commit.js";
 import { createKeys } from "./keys.js";
+import { createRedisEventStream, type RedisEventStream } from "./redis-event-stream.js";
 import { TURN_FAIRNESS_WINDOW_MS } from "./redis-turn-claims.js";
 import { COMPLETE_MESSAGES_LUA, RECORD_MESSAGES_LUA } from "./scripts.js";
 
@@ -41,8 +41,9 @@ export interface RedisQueues {
   readonly inbound: InboundQueue;
   readonly inbox: ConversationInbox;
   readonly status: QueueStatus;
-  readonly events: Queue<InboundEvent>;
-  /** Closes the BullMQ queue; the Redis client stays the caller's. */
+  /** Statuses and other events: a Redis stream read by the events workers. */
+  readonly events: RedisEventStream;
+  /** Nothing to close of its own today; the Redis client stays the caller's. */
   close(): Promise<void>;
 }
 
@@ -51,7 +52,6 @@ type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) 
 const RECORD = "ssRecordMessages";
 const RECONNECT_AFTER_TIMEOUTS = 3;
 const COMPLETE = "ssCompleteMessages";
-const KEEP_FAILED = { age: 7 * 24 * 3600, count: 10_000 };
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -75,16 +75,16 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * The Redis adapter of the inbound ports. Per flush (one group of webhooks),
  * one round trip: one script records every message atomically (dedupe mark,
  * payload, inbox entry, and the conversation made claimable in the ready
- * set, where workers take it: see redis-turn-claims.ts), while the events go
- * to BullMQ with their own deduplication. A redelivered message whose mark
- * says "recorded, not handled" is put back in its inbox if missing and its
- * turn made claimable again.
+ * set, where workers take it: see redis-turn-claims.ts), and a second
+ * script, issued with it, records the events on a stream (see
+ * redis-event-stream.ts) with their own deduplication. A redelivered message
+ * whose mark says "recorded, not handled" is put back in its inbox if missing
+ * and its turn made claimable again.
  */
 export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const { redis, prefix } = options;
   const now = options.now ?? Date.now;
   const keys = createKeys(prefix);
-  const dedupeTtlMs = options.dedupeTtlSeconds * 1000;
   redis.defineCommand(RECORD, { lua: RECORD_MESSAGES_LUA });
   redis.defineCommand(COMPLETE, { lua: COMPLETE_MESSAGES_LUA });
   const script = (name: string) => (redis as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
@@ -105,9 +105,8 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     return nextReady;
   };
 
-  const events = new Queue<InboundEvent>(QUEUE_NAMES.events, { connection: redis, prefix });
+  const events = createRedisEventStream({ redis, prefix, dedupeTtlSeconds: options.dedupeTtlSeconds });
   const onError = options.onBackgroundError ?? (() => {});
-  events.on("error", onError);
 
   /** A webhook's part of a flush: its batch, with each message already serialised by its own request. */
   interface Pending {
@@ -127,27 +126,8 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     return (await recordMessages(5, keys.stats, keys.inboxes, ...turnSets, ...args)) as number[];
   };
 
-  const addEvents = async (list: readonly InboundEvent[]): Promise<("new" | "duplicate")[]> => {
-    if (list.length === 0) return [];
-    const jobIds = list.map(() => randomUUID());
-    const jobs = await events.addBulk(
-      list.map((event, index) => ({
-        name: event.kind,
-        data: event,
-        opts: {
-          jobId: jobIds[index],
-          deduplication: { id: event.dedupeId, ttl: dedupeTtlMs },
-          // A status that meets a Redis hiccup in the events worker is retried, not lost.
-          attempts: 5,
-          backoff: { type: "exponential", delay: 1000 },
-          removeOnComplete: true,
-          removeOnFail: KEEP_FAILED,
-        } satisfies JobsOptions,
-      })),
-    );
-    // A deduplicated add answers with the id of the job that already exists.
-    return jobs.map((job, index) => (job.id === jobIds[index] ? "new" : "duplicate"));
-  };
+  // Issued at once, beside the messages' script: both writes of a flush share one round trip.
+  const addEvents = (list: readonly InboundEvent[]) => events.record(list);
 
   const flush = async (items: readonly Pending[]): Promise<EnqueueOutcome[]> => {
     const batches = items.map((item) => item.batch);
@@ -252,7 +232,9 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
         try {
           // Loaded now, so the first webhook's EVALSHA finds its script.
           await Promise.all(
-            [RECORD_MESSAGES_LUA, COMPLETE_MESSAGES_LUA].map((lua) => redis.script("LOAD", lua)),
+            [RECORD_MESSAGES_LUA, COMPLETE_MESSAGES_LUA, RECORD_EVENTS_LUA].map((lua) =>
+              redis.script("LOAD", lua),
+            ),
           );
           return;
         } catch (error) {
@@ -263,7 +245,6 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
       }
     },
     async depth(): Promise<QueueDepth> {
-      const states = ["waiting", "active", "delayed", "prioritized", "failed"] as const;
       const [inboxMessages, inboxConversations, ready, delayed, leased, turnCounts, eventCounts] =
         await Promise.all([
           redis.hget(keys.stats, "inbox"),
@@ -276,7 +257,7 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
             redis.zcard(keys.delayedTurns),
             redis.zcard(keys.leasedTurns),
           ]),
-          events.getJobCounts(...states),
+          events.counts(),
         ]);
       const [waitingTurns, delayedTurns, activeTurns] = turnCounts;
       return {
@@ -297,9 +278,6 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
     inbox,
     status,
     events,
-    async close() {
-      const closed = Promise.allSettled([events.close()]);
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
-    },
+    async close() {},
   };
 }

@@ -10,14 +10,20 @@ export interface JobQueueDepth {
   readonly oldestWaitingAt: number | undefined;
 }
 
+/** A queue that is not BullMQ's (the events stream) and samples itself. */
+export interface SampledQueue {
+  sampleDepth(): Promise<JobQueueDepth>;
+}
+
 /**
- * Samples BullMQ queues at bounded cost: one getJobCounts (a few
+ * Samples queues at bounded cost: for BullMQ, one getJobCounts (a few
  * LLEN/ZCARD) and one read of the oldest waiting job (the tail of the wait
- * list) per queue, whatever the backlog.
+ * list) per queue, whatever the backlog; other queues sample themselves.
  */
-export function sampleJobQueues(queues: readonly Queue[]): Promise<JobQueueDepth[]> {
+export function sampleJobQueues(queues: readonly (Queue | SampledQueue)[]): Promise<JobQueueDepth[]> {
   return Promise.all(
     queues.map(async (queue) => {
+      if ("sampleDepth" in queue) return queue.sampleDepth();
       const [counts, oldest] = await Promise.all([
         queue.getJobCounts(...SAMPLED_STATES),
         // asc: the wait list's far end, where the next job is taken from.

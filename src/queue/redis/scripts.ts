@@ -1,4 +1,5 @@
-import { SERVER_NOW_MS, TURN_RANK } from "./turn-claim-scripts.js";
+import { SERVER_NOW_MS } from "./lua-clock.js";
+import { TURN_RANK } from "./turn-claim-scripts.js";
 
 /**
  * Lua scripts of the inbound side. Each is one atomic step, so a crash or a

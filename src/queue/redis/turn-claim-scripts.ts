@@ -1,3 +1,5 @@
+import { SERVER_NOW_MS } from "./lua-clock.js";
+
 /**
  * Lua of the turn claims: how a conversation with waiting messages moves
  * between three sorted sets until a worker has answered it (see keys.ts):
@@ -14,12 +16,6 @@
  * conversation in two sets or in none while it has messages (the sweep mends
  * a set lost with a failover).
  */
-
-/** Redis server time in ms: every due time and lease is on this one clock. */
-export const SERVER_NOW_MS = `
-local clock = redis.call("TIME")
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-`;
 
 /**
  * turnRank(prefix, conversation, now, fairnessMs, counted) — the ready set's
