@@ -83,7 +83,7 @@ export function createTurnWorker(
     logger.warn({ err: error }, "turn worker could not subscribe to wake-ups; it polls instead");
   });
 
-  const settlementOf = (outcome: JobOutcome | undefined | void, conversationKey: string): TurnSettlement => {
+  const settlementOf = (outcome: JobOutcome | undefined, conversationKey: string): TurnSettlement => {
     if (outcome === undefined || outcome.kind === "done") return { kind: "done" };
     if (outcome.kind === "retry") return { kind: "retry", at: outcome.at };
     logger.error({ err: outcome.error, tenant: tenantOfConversation(conversationKey) }, "turn gave up");
@@ -108,7 +108,7 @@ export function createTurnWorker(
     );
     let settlement: TurnSettlement;
     try {
-      settlement = settlementOf(await handler(job), conversationKey);
+      settlement = settlementOf((await handler(job)) ?? undefined, conversationKey);
     } catch (error) {
       settlement = { kind: "failed" };
       logger.warn({ err: error, tenant: tenantId }, "turn failed");
