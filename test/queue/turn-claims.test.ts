@@ -237,6 +237,33 @@ describe.skipIf(skipWithoutRedis)("turn claims on the ready set", () => {
       await eventually(async () => (await turnsOf(h.admin, h.prefix)).length === 0);
     });
 
+    it("goes on claiming after its Redis connection drops and comes back", async () => {
+      const { h } = await open("claim-reconnect");
+      const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+      clients.push(redis);
+      const handled: string[] = [];
+      workers.push(
+        createTurnWorker(
+          { redis, prefix: h.prefix, logger },
+          async (job) => {
+            const messages = await h.queues.inbox.read(job.data.conversationKey);
+            await h.queues.inbox.complete(
+              job.data.conversationKey,
+              messages.map((message) => message.wamid),
+            );
+            handled.push(...messages.map((message) => message.wamid));
+            return jobDone("handled");
+          },
+          { idlePollMs: 100 },
+        ),
+      );
+      await post(h);
+      await eventually(() => handled.length === 1);
+      redis.disconnect(true);
+      await post(h, "2348070000009");
+      await eventually(() => handled.length === 2, 10_000);
+    });
+
     it("takes over the turns of a worker that stopped mid-turn once their leases lapse", async () => {
       const { h } = await open("claim-crash");
       const first = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
