@@ -7,7 +7,9 @@
 #   bench/ingress/run-embedded.sh --mode open --rate 1000 --duration 10 --dup 0.2
 #
 # Env: PORT (3001), APP_SECRET (bench-secret), OUT (bench/results), DATA_DIR (a fresh dir under /tmp),
-#      SYNC (on: acknowledge after the WAL flush; off: after the commit only, for comparison).
+#      SYNC (on: acknowledge after the WAL flush; off: after the commit only, for comparison),
+#      DIST (dist: where the served ingress is built, see run-sharpsharp.sh).
+# The load generator waits after the load until ss_queue_unscheduled_conversations is 0 (see run-sharpsharp.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -19,7 +21,7 @@ DATA_DIR="${DATA_DIR:-/tmp/$RUN}"
 mkdir -p "$OUT"
 LOG="$OUT/embedded-$RUN.server.log"
 
-node dist/bench/ingress/serve-embedded.js --port "$PORT" --data-dir "$DATA_DIR" --secret "$APP_SECRET" --sync "${SYNC:-on}" >"$LOG" 2>&1 &
+node "${DIST:-dist}/bench/ingress/serve-embedded.js" --port "$PORT" --data-dir "$DATA_DIR" --secret "$APP_SECRET" --sync "${SYNC:-on}" >"$LOG" 2>&1 &
 SERVER_PID=$!
 cleanup() {
   kill "$SERVER_PID" 2>/dev/null || true
@@ -33,9 +35,12 @@ for _ in $(seq 1 50); do
   sleep 0.1
 done
 grep listening "$LOG" | tail -n 1
+ADMIN_URL=$(sed -n 's/^admin //p' "$LOG" | tail -n 1)
+CLAIMABLE=()
+[ -n "$ADMIN_URL" ] && CLAIMABLE=(--claimable-metrics "$ADMIN_URL/metrics")
 
 timeout 300 node dist/bench/ingress/run.js --url "http://127.0.0.1:$PORT/webhook" --secret "$APP_SECRET" \
-  --run-id "$RUN" --quiet "$@" | tee "$OUT/embedded-$RUN.txt"
+  --run-id "$RUN" --quiet "${CLAIMABLE[@]}" "$@" | tee "$OUT/embedded-$RUN.txt"
 tail -n 1 "$OUT/embedded-$RUN.txt" >"$OUT/embedded-$RUN.json"
 
 sleep 1

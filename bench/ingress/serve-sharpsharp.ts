@@ -39,6 +39,8 @@ const running = await startIngress(config, {
   runTurnScheduler: values.scheduler !== "off",
 });
 process.stdout.write(`sharpsharp ingress listening on ${running.url} prefix ${values.prefix}\n`);
+// The benchmark polls its /metrics until every recorded conversation is claimable.
+process.stdout.write(`admin ${running.adminUrl}\n`);
 const stop = () => {
   running.close().then(
     () => process.exit(0),
