@@ -3,7 +3,8 @@
  * claimable/s, drain ms, p50, p99, non-200, check): medians with the spread
  * (min–max) per system and loop, and each system's ratio to the naive
  * design, both of the medians and as the median of the per-round ratios
- * (each round's runs are close in time, so their ratio carries less noise).
+ * (each round's runs are close in time, so their ratio carries less noise),
+ * and the server's CPU time per request.
  *
  *   node dist/bench/ingress/compare-summary.js bench/results/compare-123.tsv
  */
@@ -19,6 +20,8 @@ export interface Row {
   readonly p99: number;
   readonly failed: number;
   readonly check: string;
+  /** Server CPU time per request, µs (NaN when not measured). */
+  readonly cpuUs: number;
 }
 
 export function parseTable(text: string): Row[] {
@@ -26,7 +29,7 @@ export function parseTable(text: string): Row[] {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => {
-      const [label = "", loop = "", acked, claimable, drainMs, p50, p99, failed, check = ""] =
+      const [label = "", loop = "", acked, claimable, drainMs, p50, p99, failed, check = "", cpuUs] =
         line.split("\t");
       return {
         label,
@@ -38,6 +41,7 @@ export function parseTable(text: string): Row[] {
         p99: Number(p99),
         failed: Number(failed),
         check,
+        cpuUs: Number(cpuUs),
       };
     });
 }
@@ -51,8 +55,11 @@ export function median(values: readonly number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-const spread = (values: readonly number[]) => `${Math.min(...values)}–${Math.max(...values)}`;
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
+const spread = (values: readonly number[]) =>
+  `${round(Math.min(...values), 2)}–${round(Math.max(...values), 2)}`;
+/** The median, rounded for reading. */
+const mid = (values: readonly number[]) => round(median(values), 2);
 
 export function summarize(rows: readonly Row[]): string {
   const groups = new Map<string, Row[]>();
@@ -79,13 +86,15 @@ export function summarize(rows: readonly Row[]): string {
         label === "baseline" || base.length === 0
           ? ""
           : `  ratio to naive ${round(median(claimable) / median(base.map((run) => run.claimable)), 2)} ` +
-            `(per round ${perRound.map((r) => round(r, 2)).join(", ")}; median ${round(median(perRound), 2)})`;
+            `(per round ${perRound.map((r) => round(r, 2)).join(", ")}; median ${round(median(perRound), 2)}), ` +
+            `naive's CPU per request over this one's ${round(median(base.map((run) => run.cpuUs)) / median(runs.map((run) => run.cpuUs)), 2)}`;
       const failed = runs.filter((run) => run.check !== "ok" || run.failed > 0).length;
       lines.push(
-        `  ${label.padEnd(11)} acked ${median(runs.map((run) => run.acked))}/s (${spread(runs.map((run) => run.acked))}), ` +
-          `claimable ${median(claimable)}/s (${spread(claimable)}), drain ${median(runs.map((run) => run.drainMs))} ms, ` +
-          `p50 ${median(runs.map((run) => run.p50))} ms, p99 ${median(runs.map((run) => run.p99))} ms ` +
-          `(${spread(runs.map((run) => run.p99))}); ${runs.length} runs, ` +
+        `  ${label.padEnd(11)} acked ${mid(runs.map((run) => run.acked))}/s (${spread(runs.map((run) => run.acked))}), ` +
+          `claimable ${mid(claimable)}/s (${spread(claimable)}), drain ${mid(runs.map((run) => run.drainMs))} ms, ` +
+          `p50 ${mid(runs.map((run) => run.p50))} ms, p99 ${mid(runs.map((run) => run.p99))} ms ` +
+          `(${spread(runs.map((run) => run.p99))}), server CPU ${mid(runs.map((run) => run.cpuUs))} µs/request ` +
+          `(${spread(runs.map((run) => run.cpuUs))}); ${runs.length} runs, ` +
           `${failed === 0 ? "0 lost, 0 doubled, all 200" : `${failed} with a failed check or non-200`}${ratio}`,
       );
     }

@@ -10,6 +10,8 @@
 # Env: OUT (bench/results); BEFORE_DIST: a second build of sharpsharp (e.g. the commit before a change,
 # copied out of dist/) run as "ss-before" and "emb-before" in the same rounds, for a before/after.
 # Prints each run's summary line ("== label: ..."), then medians, spreads and ratios to the naive design.
+# Server CPU per request (from /proc, warmup included) is printed too: on a machine shared with other work it
+# moves far less than throughput does.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS="${1:-3}"
@@ -28,20 +30,21 @@ run() { # label, loop (closed|open), command...
     cat "$log"
     exit 1
   }
-  local check
+  local check cpu
   check=$(grep -E "match|MISMATCH" "$log" | tail -n 1)
+  cpu=$(sed -n 's/^server CPU: \([0-9]*\) µs per request.*/\1/p' "$log" | tail -n 1)
   grep '^{"mode"' "$log" | tail -n 1 | node -e '
     let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
-      const r = JSON.parse(s), [label, loop, check] = process.argv.slice(1);
+      const r = JSON.parse(s), [label, loop, check, cpu] = process.argv.slice(1);
       const acked = r.ackedPerSec ?? r.reqPerSec;
       // No gauge (the naive design, or an older build): claimable as soon as acknowledged.
       const claimable = r.claimable?.perSec ?? acked, drain = r.claimable?.drainMs ?? 0;
       const ok = /MISMATCH/.test(check) || !/match/.test(check) ? "CHECK-FAILED" : "ok";
       const non200 = Object.values(r.non200).reduce((a, b) => a + b, 0) + r.errorCount;
-      process.stdout.write([label, loop, acked, claimable, drain, r.latencyMs.p50, r.latencyMs.p99, non200, ok].join("\t") + "\n");
+      process.stdout.write([label, loop, acked, claimable, drain, r.latencyMs.p50, r.latencyMs.p99, non200, ok, cpu || "NaN"].join("\t") + "\n");
       process.stderr.write(`== ${label} ${loop}: ${acked} acked/s, ${claimable} claimable/s (drain ${drain} ms), ` +
-        `p50 ${r.latencyMs.p50} p99 ${r.latencyMs.p99} ms, non-200/errors ${non200}; ${check}\n`);
-    });' "$label" "$loop" "$check" >>"$TABLE"
+        `p50 ${r.latencyMs.p50} p99 ${r.latencyMs.p99} ms, non-200/errors ${non200}, server CPU ${cpu} µs/request; ${check}\n`);
+    });' "$label" "$loop" "$check" "$cpu" >>"$TABLE"
 }
 
 systems=(baseline ss emb)

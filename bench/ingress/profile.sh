@@ -56,7 +56,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for _ in $(seq 1 50); do
+# Up to 30 s: on a machine busy with other work, starting Node alone can take several seconds.
+for _ in $(seq 1 300); do
   grep -q listening "$LOG" 2>/dev/null && break
   sleep 0.1
 done

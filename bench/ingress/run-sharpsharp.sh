@@ -23,6 +23,8 @@ PREFIX="bench-ss-$(date +%s)-$$"
 SCHEDULER="${SCHEDULER:-off}"
 DIST="${DIST:-dist}"
 mkdir -p "$OUT"
+# CPU time the server process has used, in clock ticks (user + system, /proc/PID/stat fields 14 and 15).
+cpu_ticks() { awk '{print $14 + $15}' /proc/"$1"/stat 2>/dev/null || echo 0; }
 redis_used() { redis-cli -u "$REDIS_URL" info memory | tr -d '\r' | sed -n 's/^used_memory://p'; }
 REDIS_BEFORE=$(redis_used)
 echo "turn scheduler: $SCHEDULER"
@@ -41,7 +43,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for _ in $(seq 1 50); do
+# Up to 30 s: on a machine busy with other work, starting Node alone can take several seconds.
+for _ in $(seq 1 300); do
   grep -q listening "$OUT/sharpsharp-$PREFIX.server.log" 2>/dev/null && break
   sleep 0.1
 done
@@ -50,9 +53,16 @@ ADMIN_URL=$(sed -n 's/^admin //p' "$OUT/sharpsharp-$PREFIX.server.log" | tail -n
 CLAIMABLE=()
 [ -n "$ADMIN_URL" ] && CLAIMABLE=(--claimable-metrics "$ADMIN_URL/metrics")
 
+CPU_BEFORE=$(cpu_ticks "$SERVER_PID")
 timeout 300 node dist/bench/ingress/run.js --url "http://127.0.0.1:$PORT/webhook" --secret "$APP_SECRET" \
   --run-id "$PREFIX" --quiet "${CLAIMABLE[@]}" "$@" | tee "$OUT/sharpsharp-$PREFIX.txt"
+CPU_AFTER=$(cpu_ticks "$SERVER_PID")
 tail -n 1 "$OUT/sharpsharp-$PREFIX.txt" >"$OUT/sharpsharp-$PREFIX.json"
+node -e '
+const [before, after, hz, file] = process.argv.slice(1);
+const requests = JSON.parse(require("node:fs").readFileSync(file, "utf8")).total.requests;
+process.stdout.write(`server CPU: ${Math.round(((after - before) / hz) * 1e6 / requests)} µs per request (${requests} requests, warmup included)\n`);
+' "$CPU_BEFORE" "$CPU_AFTER" "$(getconf CLK_TCK)" "$OUT/sharpsharp-$PREFIX.json"
 
 sleep 1
 PEAK_RSS_KB=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/"$SERVER_PID"/status 2>/dev/null || echo 0)
