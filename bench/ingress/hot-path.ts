@@ -130,7 +130,10 @@ for (let round = 0; round <= rounds; round++) {
   const items = bodies();
   for (const [name, step] of Object.entries(steps)) {
     const us = await cpuPerItem(items, step);
-    if (round > 0) (results[name] ??= []).push(us);
+    if (round === 0) continue;
+    const list = results[name] ?? [];
+    list.push(us);
+    results[name] = list;
   }
 }
 await app.close();
