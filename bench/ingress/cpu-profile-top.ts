@@ -41,7 +41,7 @@ export function shortPath(url: string, root = process.cwd()): string {
   return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
 }
 
-/** Where a frame belongs: a package, a project folder (dist/src/ingress) or node's own code. */
+/** Where a frame belongs: a package, a project folder (src/ingress) or node's own code. */
 export function areaOf(url: string, root = process.cwd()): string {
   if (url.startsWith("node:")) return "(node internals)";
   const path = shortPath(url, root);
@@ -49,7 +49,9 @@ export function areaOf(url: string, root = process.cwd()): string {
     const parts = path.split("/");
     return parts[0]?.startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] ?? path);
   }
-  return path.split("/").slice(0, -1).slice(0, 3).join("/") || path;
+  // The build's folder (dist/, or a copy such as bench/results/dist-before/) says nothing about the code.
+  const inBuild = path.replace(/^(?:.*\/)?dist[^/]*\//, "");
+  return inBuild.split("/").slice(0, -1).slice(0, 2).join("/") || inBuild;
 }
 
 export interface Entry {

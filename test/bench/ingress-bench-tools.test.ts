@@ -36,3 +36,32 @@ describe("compare-summary", () => {
     expect(text).toContain("1 with a failed check or non-200");
   });
 });
+
+describe("cpu-profile-top", () => {
+  it("sums self samples per function and per package or folder, idle apart, startup skipped", async () => {
+    const { areaOf, summarize } = await import("../../bench/ingress/cpu-profile-top.js");
+    const root = "/work/p";
+    expect(areaOf("file:///work/p/node_modules/@pinojs/redact/index.js", root)).toBe("@pinojs/redact");
+    expect(areaOf("file:///work/p/node_modules/fastify/lib/route.js", root)).toBe("fastify");
+    expect(areaOf("file:///work/p/dist/src/ingress/webhook-route.js", root)).toBe("src/ingress");
+    expect(areaOf("file:///work/p/bench/results/dist-before/src/ingress/x.js", root)).toBe("src/ingress");
+    expect(areaOf("node:internal/crypto/hash", root)).toBe("(node internals)");
+    const frame = (functionName: string, url = "", lineNumber = 0) => ({ functionName, url, lineNumber });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame("(idle)") },
+        { id: 2, callFrame: frame("handler", "file:///work/p/dist/src/ingress/webhook-route.js", 97) },
+        { id: 3, callFrame: frame("compile", "node:internal/modules/esm/utils", 1) },
+      ],
+      samples: [3, 3, 2, 2, 2, 1],
+      timeDeltas: [100, 100, 1000, 100, 100, 100],
+      startTime: 0,
+      endTime: 2_000,
+    };
+    const summary = summarize(profile, 0.25, root);
+    expect(summary.totalSamples).toBe(4);
+    expect(summary.idleSamples).toBe(1);
+    expect(summary.functions).toEqual([{ name: "handler dist/src/ingress/webhook-route.js:98", samples: 3 }]);
+    expect(summary.areas).toEqual([{ name: "src/ingress", samples: 3 }]);
+  });
+});
