@@ -17,6 +17,8 @@ APP_SECRET="${APP_SECRET:-bench-secret}"
 OUT="${OUT:-bench/results}"
 PREFIX="bench-base-$(date +%s)-$$"
 mkdir -p "$OUT"
+# CPU time the server process has used, in clock ticks (user + system, /proc/PID/stat fields 14 and 15).
+cpu_ticks() { awk '{print $14 + $15}' /proc/"$1"/stat 2>/dev/null || echo 0; }
 redis_used() { redis-cli -u "$REDIS_URL" info memory | tr -d '\r' | sed -n 's/^used_memory://p'; }
 REDIS_BEFORE=$(redis_used)
 
@@ -30,16 +32,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for _ in $(seq 1 50); do
+# Up to 30 s: on a machine busy with other work, starting Node alone can take several seconds.
+for _ in $(seq 1 300); do
   grep -q listening "$OUT/baseline-$PREFIX.server.log" 2>/dev/null && break
   sleep 0.1
 done
 cat "$OUT/baseline-$PREFIX.server.log"
 
 # Bounded: the generator stops by itself; `timeout` is a backstop.
+CPU_BEFORE=$(cpu_ticks "$SERVER_PID")
 timeout 300 node dist/bench/ingress/run.js --url "http://127.0.0.1:$PORT/webhook" --secret "$APP_SECRET" \
   --run-id "$PREFIX" --quiet "$@" | tee "$OUT/baseline-$PREFIX.txt"
+CPU_AFTER=$(cpu_ticks "$SERVER_PID")
 tail -n 1 "$OUT/baseline-$PREFIX.txt" >"$OUT/baseline-$PREFIX.json"
+node -e '
+const [before, after, hz, file] = process.argv.slice(1);
+const requests = JSON.parse(require("node:fs").readFileSync(file, "utf8")).total.requests;
+process.stdout.write(`server CPU: ${Math.round(((after - before) / hz) * 1e6 / requests)} µs per request (${requests} requests, warmup included)\n`);
+' "$CPU_BEFORE" "$CPU_AFTER" "$(getconf CLK_TCK)" "$OUT/baseline-$PREFIX.json"
 
 # Let the server finish anything it still had in hand, then count.
 sleep 0.5

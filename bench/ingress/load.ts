@@ -17,6 +17,7 @@ import http from "node:http";
 import { performance } from "node:perf_hooks";
 import hdr from "hdr-histogram-js";
 import { type Dispatcher, Pool } from "undici";
+import { waitUntilClaimable } from "./claimable.js";
 import { buildTextWebhook, DEFAULT_PHONE_NUMBER_ID, signBody } from "./webhook-body.js";
 
 export type LoadMode = "closed" | "open";
@@ -47,6 +48,11 @@ export interface LoadOptions {
   phoneNumberId?: string;
   /** Seed of the PRNG that picks duplicates (default 1). */
   seed?: number;
+  /**
+   * The served ingress's admin /metrics: after the load, wait until `ss_queue_unscheduled_conversations`
+   * reads 0 and count that time in `claimable.perSec` (a message is handled once a worker could take it).
+   */
+  claimableMetricsUrl?: string;
   /** Called once a second with a short progress line (optional). */
   onProgress?: (line: string) => void;
 }
@@ -99,6 +105,13 @@ export interface LoadResult {
   duplicatesSent: number;
   /** Measured fresh messages answered 200. */
   distinctAcked: number;
+  /** 200 answers per second of the measured phase. */
+  ackedPerSec: number;
+  /**
+   * With claimableMetricsUrl: how long after the last answer every recorded conversation was claimable,
+   * and the 200 answers per second counting that wait (measured phase + drain). Otherwise null.
+   */
+  claimable: { drainMs: number; firstReading: number; perSec: number } | null;
   /** Whole run, warmup included: what the server was given, to compare with what it enqueued. */
   total: {
     requests: number;
@@ -513,6 +526,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       ? Math.max(durationSec * 1000, lastDone - measureStart)
       : Math.max(1, (lastDone || performance.now()) - measureStart);
   const elapsed = measuredMs / 1000;
+  let claimable: LoadResult["claimable"] = null;
+  if (options.claimableMetricsUrl !== undefined) {
+    const wait = await waitUntilClaimable(options.claimableMetricsUrl, lastDone || performance.now());
+    const drainMs = Math.round(wait.drainMs * 10) / 10;
+    claimable = {
+      drainMs,
+      firstReading: wait.firstReading,
+      perSec: Math.round((meas.status200 / (elapsed + drainMs / 1000)) * 10) / 10,
+    };
+  }
   return {
     mode,
     client,
@@ -536,6 +559,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     distinctSent: meas.distinctSent,
     duplicatesSent: meas.duplicatesSent,
     distinctAcked: meas.distinctAcked,
+    ackedPerSec: Math.round((meas.status200 / elapsed) * 10) / 10,
+    claimable,
     total: {
       requests: warm.requests + meas.requests,
       distinctSent: warm.distinctSent + meas.distinctSent,
@@ -575,6 +600,10 @@ export function formatResult(r: LoadResult): string {
     `status:      200=${r.status200}  non-200: ${fmtCounts(r.non200)}`,
     `errors:      ${r.errorCount} (${fmtCounts(r.errors)})`,
     `messages:    ${r.distinctSent} distinct sent (${r.distinctAcked} acked 200), ${r.duplicatesSent} duplicates sent`,
+    r.claimable === null
+      ? "claimable:   not measured (no --claimable-metrics)"
+      : `claimable:   ${r.ackedPerSec} acked/s, ${r.claimable.perSec} acked-and-claimable/s ` +
+          `(all conversations claimable ${r.claimable.drainMs} ms after the last answer; first reading ${r.claimable.firstReading})`,
     `whole run:   ${r.total.requests} requests, ${r.total.distinctSent} distinct (${r.total.distinctAcked} acked 200), ${r.total.duplicatesSent} duplicates, ${r.total.errorCount} errors (warmup included)`,
   );
   return `${lines.join("\n")}\n`;

@@ -7,7 +7,9 @@
 #   bench/ingress/run-embedded.sh --mode open --rate 1000 --duration 10 --dup 0.2
 #
 # Env: PORT (3001), APP_SECRET (bench-secret), OUT (bench/results), DATA_DIR (a fresh dir under /tmp),
-#      SYNC (on: acknowledge after the WAL flush; off: after the commit only, for comparison).
+#      SYNC (on: acknowledge after the WAL flush; off: after the commit only, for comparison),
+#      DIST (dist: where the served ingress is built, see run-sharpsharp.sh).
+# The load generator waits after the load until ss_queue_unscheduled_conversations is 0 (see run-sharpsharp.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -18,8 +20,10 @@ RUN="bench-emb-$(date +%s)-$$"
 DATA_DIR="${DATA_DIR:-/tmp/$RUN}"
 mkdir -p "$OUT"
 LOG="$OUT/embedded-$RUN.server.log"
+# CPU time the server process has used, in clock ticks (user + system, /proc/PID/stat fields 14 and 15).
+cpu_ticks() { awk '{print $14 + $15}' /proc/"$1"/stat 2>/dev/null || echo 0; }
 
-node dist/bench/ingress/serve-embedded.js --port "$PORT" --data-dir "$DATA_DIR" --secret "$APP_SECRET" --sync "${SYNC:-on}" >"$LOG" 2>&1 &
+node "${DIST:-dist}/bench/ingress/serve-embedded.js" --port "$PORT" --data-dir "$DATA_DIR" --secret "$APP_SECRET" --sync "${SYNC:-on}" >"$LOG" 2>&1 &
 SERVER_PID=$!
 cleanup() {
   kill "$SERVER_PID" 2>/dev/null || true
@@ -28,15 +32,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for _ in $(seq 1 50); do
+# Up to 30 s: on a machine busy with other work, starting Node alone can take several seconds.
+for _ in $(seq 1 300); do
   grep -q listening "$LOG" 2>/dev/null && break
   sleep 0.1
 done
 grep listening "$LOG" | tail -n 1
+ADMIN_URL=$(sed -n 's/^admin //p' "$LOG" | tail -n 1)
+CLAIMABLE=()
+[ -n "$ADMIN_URL" ] && CLAIMABLE=(--claimable-metrics "$ADMIN_URL/metrics")
 
+CPU_BEFORE=$(cpu_ticks "$SERVER_PID")
 timeout 300 node dist/bench/ingress/run.js --url "http://127.0.0.1:$PORT/webhook" --secret "$APP_SECRET" \
-  --run-id "$RUN" --quiet "$@" | tee "$OUT/embedded-$RUN.txt"
+  --run-id "$RUN" --quiet "${CLAIMABLE[@]}" "$@" | tee "$OUT/embedded-$RUN.txt"
+CPU_AFTER=$(cpu_ticks "$SERVER_PID")
 tail -n 1 "$OUT/embedded-$RUN.txt" >"$OUT/embedded-$RUN.json"
+node -e '
+const [before, after, hz, file] = process.argv.slice(1);
+const requests = JSON.parse(require("node:fs").readFileSync(file, "utf8")).total.requests;
+process.stdout.write(`server CPU: ${Math.round(((after - before) / hz) * 1e6 / requests)} µs per request (${requests} requests, warmup included)\n`);
+' "$CPU_BEFORE" "$CPU_AFTER" "$(getconf CLK_TCK)" "$OUT/embedded-$RUN.json"
 
 sleep 1
 PEAK_RSS_KB=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/"$SERVER_PID"/status 2>/dev/null || echo 0)

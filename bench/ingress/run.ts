@@ -22,11 +22,13 @@ import {
 const USAGE = `usage: run.js --url URL --secret SECRET [--mode closed|open] [--connections N] [--rate R]
                [--duration S] [--requests N] [--dup SHARE] [--warmup S] [--run-id ID]
                [--client undici|undici-request|http] [--timeout MS] [--phone-number-id ID] [--seed N]
-               [--quiet]
+               [--claimable-metrics URL] [--quiet]
   closed loop: --connections (default 50) connections, each sending as soon as the previous answer came.
   open loop:   --rate req/s on a fixed schedule, latency from the intended send time; --connections caps the
                pool (default 256).
   --dup 0.2:   that share of requests re-sends an earlier body. --warmup defaults to 2 s (not counted).
+  --claimable-metrics: the ingress's admin /metrics; after the load, wait until
+               ss_queue_unscheduled_conversations is 0 and count that time (claimable.perSec).
   --secret may also come from APP_SECRET.
 `;
 
@@ -56,6 +58,7 @@ export function parseLoadArgs(argv: string[]): LoadOptions & { quiet: boolean } 
       timeout: { type: "string" },
       "phone-number-id": { type: "string" },
       seed: { type: "string" },
+      "claimable-metrics": { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -98,6 +101,7 @@ export function parseLoadArgs(argv: string[]): LoadOptions & { quiet: boolean } 
   if (seed !== undefined) opts.seed = seed;
   if (values["run-id"] !== undefined) opts.runId = values["run-id"];
   if (values["phone-number-id"] !== undefined) opts.phoneNumberId = values["phone-number-id"];
+  if (values["claimable-metrics"] !== undefined) opts.claimableMetricsUrl = values["claimable-metrics"];
   return opts;
 }
 

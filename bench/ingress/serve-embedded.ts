@@ -5,13 +5,17 @@
  * counterpart of the Redis ingress alone. On SIGTERM it prints what it
  * recorded as one JSON line: { total: distinct messages, inboxMessages }.
  *
+ * It also serves the admin app (/metrics) on --admin-port (any free port by
+ * default) and prints `admin URL`, so the benchmark can wait until every
+ * recorded conversation is claimable.
+ *
  *   node dist/bench/ingress/serve-embedded.js --port 3001 --data-dir /tmp/ss-bench --secret s3cret [--sync off]
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config/index.js";
 import { buildIngressApp } from "../../src/ingress/index.js";
-import { createIngressMetrics, createLogger } from "../../src/observability/index.js";
+import { buildAdminApp, createIngressMetrics, createLogger } from "../../src/observability/index.js";
 import { createEmbeddedQueues, createJobTable } from "../../src/queue/embedded/index.js";
 import { openSqliteDatabase } from "../../src/sqlite/index.js";
 
@@ -22,6 +26,7 @@ const { values } = parseArgs({
     secret: { type: "string", default: "bench-secret" },
     // "off": acknowledge after the commit without flushing the WAL (survives a crash, not a power cut).
     sync: { type: "string", default: "on" },
+    "admin-port": { type: "string", default: "0" },
   },
 });
 const dataDir = values["data-dir"] as string;
@@ -45,18 +50,28 @@ const queues = createEmbeddedQueues({
   description: `sqlite ${join(dataDir, "sharpsharp.db")}`,
 });
 const logger = createLogger({ level: "warn" });
+const metrics = createIngressMetrics({ sampleQueueDepth: () => queues.status.depth() });
 const app = await buildIngressApp({
   tenants: config.tenants,
   queue: queues.inbound,
   status: queues.status,
-  metrics: createIngressMetrics({ sampleQueueDepth: () => queues.status.depth() }),
+  metrics,
   logger,
   bodyLimitBytes: config.server.bodyLimitBytes,
 });
 await app.listen({ host: "127.0.0.1", port: Number(values.port) });
+const admin = buildAdminApp({
+  registry: metrics.registry,
+  ready: () => queues.status.ping(1000),
+  description: queues.status.description,
+  token: undefined,
+});
+const adminUrl = await admin.listen({ host: "127.0.0.1", port: Number(values["admin-port"]) });
 process.stdout.write(`sharpsharp embedded ingress listening on port ${values.port}, data in ${dataDir}\n`);
+process.stdout.write(`admin ${adminUrl}\n`);
 const stop = async () => {
   await app.close();
+  await admin.close();
   await queues.close();
   const total = (db.prepare("SELECT COUNT(*) AS n FROM queue_marks").get() as { n: number }).n;
   const inbox = (db.prepare("SELECT COUNT(*) AS n FROM queue_inbox").get() as { n: number }).n;

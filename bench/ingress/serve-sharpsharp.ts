@@ -34,6 +34,8 @@ const config = loadConfig({
 });
 const running = await startIngress(config, { logger: createLogger({ level: "warn" }) });
 process.stdout.write(`sharpsharp ingress listening on ${running.url} prefix ${values.prefix}\n`);
+// The benchmark polls its /metrics until every recorded conversation is claimable.
+process.stdout.write(`admin ${running.adminUrl}\n`);
 const stop = () => {
   running.close().then(
     () => process.exit(0),

@@ -1,8 +1,14 @@
-import Fastify, { type FastifyInstance, type FastifyRequest, LogController } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from "fastify";
 import type { ServerLimits, TenantConfig } from "../config/index.js";
 import { type IngressMetrics, type Logger, registerPublicHealthRoutes } from "../observability/index.js";
 import type { InboundQueue, QueueStatus } from "../queue/index.js";
 import { replyError } from "./reply-error.js";
+import { createRequestMetrics } from "./request-metrics.js";
 import { createTenantDirectory } from "./tenant-directory.js";
 import { registerVerificationRoute } from "./verification-route.js";
 import { OUTCOME, registerWebhookRoute } from "./webhook-route.js";
@@ -37,6 +43,9 @@ export async function buildIngressApp(options: IngressAppOptions): Promise<Fasti
     loggerInstance: options.logger,
     // Per-request log lines would cost more than the request itself; outcomes go to metrics.
     logController: new LogController({ disableRequestLogging: true }),
+    // Fastify would make a pino child (bindings, redaction setup) for every request; request.log is the
+    // app's logger instead, and the few lines the ingress writes name the request id themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: options.bodyLimitBytes,
     // Meta's POSTs come from many connections at once; keep them open between deliveries.
     keepAliveTimeout: limits?.keepAliveTimeoutMs ?? 65_000,
@@ -62,22 +71,32 @@ export async function buildIngressApp(options: IngressAppOptions): Promise<Fasti
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", async (_request, reply, payload) => {
+  // Hooks take a callback rather than being async: no promise per request.
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
-    return payload;
+    done(null, payload);
   });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
 
-  app.addHook("onResponse", async (request, reply) => {
-    const route = request.routeOptions.url ?? "unmatched";
-    const outcome = (request as Outcome)[OUTCOME];
-    if (outcome !== undefined) metrics.requests.inc({ route: "webhook", outcome });
-    metrics.requestDuration.observe(
-      { route, outcome: outcome ?? String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+  // Each route records its own requests under its pattern, known when it is registered: reading
+  // request.routeOptions per request would build a dozen-field object for every webhook.
+  const requestMetrics = createRequestMetrics(metrics);
+  const recorderFor =
+    (route: string) =>
+    (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+      requestMetrics.record(route, (request as Outcome)[OUTCOME], reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+  app.addHook("onRoute", (route) => {
+    const own = route.onResponse === undefined ? [] : [route.onResponse].flat();
+    route.onResponse = [...own, recorderFor(route.url)];
+  });
+  const recordUnmatched = recorderFor("unmatched");
+  app.addHook("onResponse", (request, reply, done) => {
+    if (request.is404) recordUnmatched(request, reply, done);
+    else done();
   });
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {

@@ -20,6 +20,8 @@ describe("isValidSignature", () => {
     ["too short", signatureFor(body, secret).slice(0, -2)],
     ["too long", `${signatureFor(body, secret)}00`],
     ["not hex", `sha256=${"zz".repeat(32)}`],
+    ["not hex in its last digit", `${signatureFor(body, secret).slice(0, -1)}g`],
+    ["not hex in its first digit", `sha256=g${signatureFor(body, secret).slice(8)}`],
     ["from another secret", signatureFor(body, "other")],
   ])("rejects a header %s", (_label, header) => {
     expect(isValidSignature(body, header, secret)).toBe(false);

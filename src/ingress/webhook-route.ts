@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { TenantConfig } from "../config/index.js";
 import {
   fingerprint,
   type IngressMetrics,
@@ -9,12 +10,14 @@ import { type InboundQueue, QueueUnavailableError } from "../queue/index.js";
 import {
   type InboundMessage,
   type ParsedWebhook,
+  type ParseWebhookOptions,
   parseWebhook,
   splitByAnswerability,
   WebhookShapeError,
 } from "../whatsapp/index.js";
 import { replyError } from "./reply-error.js";
 import { isValidSignature } from "./signature.js";
+import { createTenantCounters } from "./tenant-counters.js";
 import type { TenantDirectory } from "./tenant-directory.js";
 
 export interface WebhookRouteDeps {
@@ -52,10 +55,10 @@ function createUnavailableLog(logger: Logger, now: () => number) {
 function flagMessages(messages: readonly InboundMessage[], deps: WebhookRouteDeps, log: FastifyBaseLogger) {
   for (const message of messages) {
     if (message.unanswerable !== undefined) {
-      deps.metrics.unanswered.inc({ tenant: message.tenantId, reason: message.unanswerable });
+      deps.metrics.unanswered.cell(message.tenantId, message.unanswerable).inc();
     }
     if (message.futureTimestamp !== undefined) {
-      deps.metrics.futureTimestamps.inc({ tenant: message.tenantId });
+      deps.metrics.futureTimestamps.cell(message.tenantId).inc();
       log.warn(
         {
           tenant: message.tenantId,
@@ -73,16 +76,34 @@ function record(parsed: ParsedWebhook, tenantId: string, deps: WebhookRouteDeps,
     // The label comes from the request body: keep it to Meta-shaped codes so it cannot grow without bound.
     const label =
       typeof code === "number" && Number.isInteger(code) && code >= 0 && code < 1e7 ? String(code) : "other";
-    deps.metrics.webhookErrors.inc({ tenant: tenantId, code: label });
+    deps.metrics.webhookErrors.cell(tenantId, label).inc();
     log.warn({ tenant: tenantId, phoneNumberId, code }, "Meta reported an error in value.errors");
   }
   for (const dropped of parsed.dropped) {
-    deps.metrics.dropped.inc({ tenant: tenantId, reason: dropped.reason });
+    deps.metrics.dropped.cell(tenantId, dropped.reason).inc();
     log.warn(
       { tenant: tenantId, reason: dropped.reason, wamidHash: fingerprint(dropped.id) },
       "webhook item dropped",
     );
   }
+}
+
+function logRecorded(
+  log: FastifyBaseLogger,
+  tenantId: string,
+  message: InboundMessage | undefined,
+  result: string | undefined,
+) {
+  log.debug(
+    {
+      tenant: tenantId,
+      conversation: maskConversationKey(message?.conversationKey ?? ""),
+      wamidHash: fingerprint(message?.wamid),
+      type: message?.type,
+      result,
+    },
+    "message recorded",
+  );
 }
 
 /**
@@ -105,6 +126,27 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
     );
   };
 
+  // What parseWebhook asks about business numbers, made once per tenant rather than as closures per request.
+  const numberRules = new Map<string, Pick<ParseWebhookOptions, "tenantForPhoneNumber" | "isListedNumber">>();
+  const numberRulesOf = (tenant: TenantConfig) => {
+    let rules = numberRules.get(tenant.id);
+    if (rules === undefined) {
+      rules = {
+        tenantForPhoneNumber: (phoneNumberId) => {
+          const owner = deps.tenants.owner(phoneNumberId, tenant);
+          if (deps.tenants.isForeign(phoneNumberId, owner)) warnUnlisted(owner.id, phoneNumberId);
+          return owner.id;
+        },
+        isListedNumber: (phoneNumberId, ownerId) =>
+          !deps.tenants.isForeign(phoneNumberId, deps.tenants.find(ownerId) ?? tenant),
+      };
+      numberRules.set(tenant.id, rules);
+    }
+    return rules;
+  };
+  const countersOf = createTenantCounters(deps.metrics);
+  const debugEnabled = () => deps.logger.isLevelEnabled("debug");
+
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const req = request as WithOutcome;
     const receivedAt = deps.now();
@@ -121,16 +163,12 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
     }
     let parsed: ParsedWebhook;
     try {
+      const rules = numberRulesOf(tenant);
       parsed = parseWebhook(JSON.parse(raw.toString("utf8")), {
         tenantId: tenant.id,
         receivedAt,
-        tenantForPhoneNumber: (phoneNumberId) => {
-          const owner = deps.tenants.owner(phoneNumberId, tenant);
-          if (deps.tenants.isForeign(phoneNumberId, owner)) warnUnlisted(owner.id, phoneNumberId);
-          return owner.id;
-        },
-        isListedNumber: (phoneNumberId, ownerId) =>
-          !deps.tenants.isForeign(phoneNumberId, deps.tenants.find(ownerId) ?? tenant),
+        tenantForPhoneNumber: rules.tenantForPhoneNumber,
+        isListedNumber: rules.isListedNumber,
       });
     } catch (error) {
       req[OUTCOME] = "malformed";
@@ -138,10 +176,12 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
       if (error instanceof SyntaxError) return replyError(reply, "malformedJson", "body is not JSON");
       throw error;
     }
-    record(parsed, tenant.id, deps, request.log);
+    if (parsed.webhookErrors.length > 0 || parsed.dropped.length > 0) {
+      record(parsed, tenant.id, deps, request.log);
+    }
     flagMessages(parsed.messages, deps, request.log);
     const { answerable, recordOnly } = splitByAnswerability(parsed.messages);
-    const events = [...parsed.events, ...recordOnly];
+    const events = recordOnly.length === 0 ? parsed.events : [...parsed.events, ...recordOnly];
 
     let outcome: Awaited<ReturnType<InboundQueue["enqueue"]>>;
     try {
@@ -153,28 +193,15 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
       return replyError(reply, "unavailable", "temporarily unavailable, retry later");
     }
     req[OUTCOME] = "accepted";
-    outcome.messages.forEach((result, index) => {
-      deps.metrics.messages.inc({
-        tenant: tenant.id,
-        result: result === "duplicate" ? "duplicate" : "accepted",
-      });
-      if (deps.logger.isLevelEnabled("debug")) {
-        const message = answerable[index];
-        request.log.debug(
-          {
-            tenant: tenant.id,
-            conversation: maskConversationKey(message?.conversationKey ?? ""),
-            wamidHash: fingerprint(message?.wamid),
-            type: message?.type,
-            result,
-          },
-          "message recorded",
-        );
-      }
-    });
-    outcome.events.forEach((result, index) => {
-      deps.metrics.events.inc({ tenant: tenant.id, kind: events[index]?.kind ?? "unknown", result });
-    });
+    const counters = countersOf(tenant.id);
+    for (let index = 0; index < outcome.messages.length; index++) {
+      const result = outcome.messages[index];
+      (result === "duplicate" ? counters.messageDuplicate : counters.messageAccepted).inc();
+      if (debugEnabled()) logRecorded(request.log, tenant.id, answerable[index], result);
+    }
+    for (let index = 0; index < outcome.events.length; index++) {
+      counters.event(events[index]?.kind ?? "unknown", outcome.events[index] ?? "duplicate").inc();
+    }
     return reply.code(200).send();
   };
 

@@ -1,5 +1,6 @@
 export { type AdminAppOptions, buildAdminApp } from "./build-admin-app.js";
 export { buildHealthApp, type HealthAppOptions } from "./build-health-app.js";
+export { type CellCounter, type CounterCell, createCellCounter } from "./counter-cells.js";
 export { observabilityErrorCatalog } from "./errors.js";
 export {
   type AdminRoutesOptions,

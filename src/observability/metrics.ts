@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { type CellCounter, createCellCounter } from "./counter-cells.js";
 
 /** Outcomes of a webhook POST, one label value each. */
 export type WebhookOutcome =
@@ -20,15 +21,15 @@ export interface QueueDepthSample {
 export interface IngressMetrics {
   readonly registry: Registry;
   readonly requestDuration: Histogram<"route" | "outcome">;
-  readonly requests: Counter<"route" | "outcome">;
-  readonly messages: Counter<"tenant" | "result">;
-  readonly events: Counter<"tenant" | "kind" | "result">;
-  readonly webhookErrors: Counter<"tenant" | "code">;
-  readonly dropped: Counter<"tenant" | "reason">;
+  readonly requests: CellCounter<"route" | "outcome">;
+  readonly messages: CellCounter<"tenant" | "result">;
+  readonly events: CellCounter<"tenant" | "kind" | "result">;
+  readonly webhookErrors: CellCounter<"tenant" | "code">;
+  readonly dropped: CellCounter<"tenant" | "reason">;
   /** Messages recorded and never answered, by why (see src/whatsapp/answerability.ts). */
-  readonly unanswered: Counter<"tenant" | "reason">;
+  readonly unanswered: CellCounter<"tenant" | "reason">;
   /** Messages whose Meta timestamp was minutes ahead of arrival (ordered by arrival instead). */
-  readonly futureTimestamps: Counter<"tenant">;
+  readonly futureTimestamps: CellCounter<"tenant">;
 }
 
 export interface CreateIngressMetricsOptions {
@@ -53,43 +54,43 @@ export function createIngressMetrics(options: CreateIngressMetricsOptions = {}):
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
-    requests: new Counter({
+    requests: createCellCounter({
       name: "ss_ingress_requests_total",
       help: "Webhook requests by route and outcome (accepted, bad_signature, malformed, unavailable, …).",
       labelNames: ["route", "outcome"],
       registers: [registry],
     }),
-    messages: new Counter({
+    messages: createCellCounter({
       name: "ss_ingress_messages_total",
       help: "Inbound customer messages by result: accepted (new) or duplicate (already recorded).",
       labelNames: ["tenant", "result"],
       registers: [registry],
     }),
-    events: new Counter({
+    events: createCellCounter({
       name: "ss_ingress_events_total",
       help: "Statuses and other webhook events by kind and result (accepted or duplicate).",
       labelNames: ["tenant", "kind", "result"],
       registers: [registry],
     }),
-    webhookErrors: new Counter({
+    webhookErrors: createCellCounter({
       name: "ss_ingress_webhook_errors_total",
       help: "value.errors entries Meta reported (system, app or account level), by error code.",
       labelNames: ["tenant", "code"],
       registers: [registry],
     }),
-    dropped: new Counter({
+    dropped: createCellCounter({
       name: "ss_ingress_dropped_items_total",
       help: "Items of an otherwise valid webhook that could not be queued (no id, no sender, bad status).",
       labelNames: ["tenant", "reason"],
       registers: [registry],
     }),
-    unanswered: new Counter({
+    unanswered: createCellCounter({
       name: "ss_ingress_unanswered_messages_total",
       help: "Messages recorded and never answered, by reason (reaction, edit, revoke, system, group, unlisted_number, no_reply_address, own_number).",
       labelNames: ["tenant", "reason"],
       registers: [registry],
     }),
-    futureTimestamps: new Counter({
+    futureTimestamps: createCellCounter({
       name: "ss_ingress_future_timestamps_total",
       help: "Messages whose Meta timestamp lay minutes ahead of arrival; ordered by arrival instead.",
       labelNames: ["tenant"],
