@@ -24,8 +24,11 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 run_one() {
   local side="$1" dir="$2" prefix="bench-st-$1-$(date +%s%N)"
+  # Builds from before the scheduler left the ingress take --scheduler (off here); later ones run none.
+  local flag=()
+  grep -q 'values.scheduler' "$dir/dist/bench/ingress/serve-sharpsharp.js" && flag=(--scheduler off)
   node "$dir/dist/bench/ingress/serve-sharpsharp.js" --port "$PORT" --redis "$REDIS_URL" --prefix "$prefix" \
-    --secret bench-secret --scheduler off >/tmp/status-bench-server.log 2>&1 &
+    --secret bench-secret "${flag[@]}" >/tmp/status-bench-server.log 2>&1 &
   local pid=$!
   SERVER_PID=$pid
   for _ in $(seq 1 600); do grep -q listening /tmp/status-bench-server.log 2>/dev/null && break; sleep 0.1; done
