@@ -22,7 +22,9 @@ export async function startProcess(
   readyText: string,
 ): Promise<SharpsharpProcess> {
   let output = "";
-  const child = spawn(process.execPath, [bin, command], {
+  // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway processes (written on exit).
+  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
+  const child = spawn(process.execPath, [...nodeArgs, bin, command], {
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

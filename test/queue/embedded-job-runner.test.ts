@@ -6,6 +6,7 @@ import { SharpsharpError } from "../../src/errors/index.js";
 import {
   createJobRunner,
   createJobTable,
+  DUE_JOBS_SQL,
   type JobRunner,
   type JobRunnerOptions,
   type JobTable,
@@ -306,6 +307,29 @@ describe("embedded job runner", () => {
     await eventually(() => table.state(Q, "long") === "missing");
     expect(table.counts(Q, Date.now(), runner.active)).toMatchObject({ waiting: 0, active: 0, delayed: 1 });
     expect(calls).toBe(1);
+  });
+});
+
+describe("embedded job table's due jobs", () => {
+  it("walks the priority index and stops at the limit: a backlog is not read and sorted per started job", () => {
+    const { db, table } = open(tempDir());
+    const at = Date.now();
+    // A backlog as a flooding tenant leaves it: every turn due, each with its own priority.
+    const backlog = Array.from({ length: 3000 }, (_, i) => ({
+      id: `c${i}`,
+      data: {},
+      runAt: at - i,
+      priority: 3000 - i,
+    }));
+    table.add(Q, backlog, at);
+    // Rank first but are not due yet: skipped.
+    table.add(Q, [{ id: "later", data: {}, runAt: at + 60_000, priority: 1 }], at);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${DUE_JOBS_SQL}`).all(Q, at, 4) as { detail: string }[])
+      .map((row) => row.detail)
+      .join("; ");
+    expect(plan).toContain("queue_jobs_due");
+    expect(plan).not.toContain("TEMP B-TREE");
+    expect(table.due(Q, at, 3, new Set(["c2999"])).map((row) => row.id)).toEqual(["c2998", "c2997", "c2996"]);
   });
 });
 
