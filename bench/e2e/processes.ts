@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const bin = fileURLToPath(new URL("../../../bin/sharpsharp.js", import.meta.url));
+// BENCH_GATEWAY_BIN runs another build (a baseline checkout's bin/sharpsharp.js) under the same bench.
+const bin =
+  process.env.BENCH_GATEWAY_BIN ?? fileURLToPath(new URL("../../../bin/sharpsharp.js", import.meta.url));
 
 /** A spawned `sharpsharp <command>` and what it printed. */
 export interface SharpsharpProcess {
@@ -11,6 +13,8 @@ export interface SharpsharpProcess {
   output(): string;
   /** Peak resident memory so far (VmHWM), MiB; undefined once it exited. */
   peakRssMiB(): number | undefined;
+  /** CPU time used so far (user + system), s: unlike a profile, not inflated by waiting for a busy CPU. */
+  cpuSeconds(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -51,6 +55,16 @@ export async function startProcess(
         const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
         const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
         return Number.isFinite(kb) ? kb / 1024 : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    cpuSeconds() {
+      try {
+        // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): utime and stime, in ticks.
+        const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+        const ticks = Number(fields[11]) + Number(fields[12]);
+        return Number.isFinite(ticks) ? ticks / 100 : undefined;
       } catch {
         return undefined;
       }

@@ -64,6 +64,8 @@ interface RunResult {
   readonly p99: number;
   readonly max: number;
   readonly peakRssMiB: Record<string, number>;
+  /** Gateway CPU time (all its processes) per message sent, ms. */
+  readonly cpuMsPerMessage: number;
 }
 
 async function runOnce(rate: number, durationSec: number, coalesce: boolean): Promise<RunResult> {
@@ -167,6 +169,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await new Promise((resolve) => setTimeout(resolve, 1000)); // late duplicates would show here
+    const cpuSeconds = processes.reduce((sum, p) => sum + (p.cpuSeconds() ?? 0), 0);
     const peakRssMiB: Record<string, number> = {};
     for (const p of processes) peakRssMiB[p.name] = Math.round(p.peakRssMiB() ?? 0);
     peakRssMiB.bench = Math.round(process.memoryUsage().rss / 1048576);
@@ -225,6 +228,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       p99: histogram.getValueAtPercentile(99),
       max: histogram.maxValue,
       peakRssMiB,
+      cpuMsPerMessage: Math.round((cpuSeconds * 1e5) / Math.max(1, messagesSent)) / 100,
     };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
@@ -243,7 +247,7 @@ function report(result: RunResult) {
     `rate ${result.rate}/s coalescing ${result.coalesce ? "on" : "off"}: ${result.messagesSent} messages, ` +
       `non-200 ${result.non200}; replies ${result.replies} of ${result.expectedReplies} expected, ` +
       `${result.missing} missing, ${result.duplicates} duplicated; end to end p50 ${result.p50} ms, ` +
-      `p99 ${result.p99} ms, max ${result.max} ms; peak RSS MiB ${JSON.stringify(result.peakRssMiB)}\n` +
+      `p99 ${result.p99} ms, max ${result.max} ms; gateway CPU ${result.cpuMsPerMessage} ms/message; peak RSS MiB ${JSON.stringify(result.peakRssMiB)}\n` +
       `${JSON.stringify(result)}\n`,
   );
 }

@@ -9,6 +9,8 @@ export interface JobRunnerOptions {
   /** Longest sleep between looks at the table, ms (work added by this process wakes the runner sooner). */
   readonly idlePollMs?: number;
   readonly now?: () => number;
+  /** Awaited after the handler's updateData is written, before it goes on (the sender acts on it: committed first). */
+  readonly dataUpdated?: () => Promise<void>;
   /** Awaited after a run's completion is written, before the job counts as done (the sender syncs it to disk). */
   readonly afterComplete?: () => Promise<void>;
   /** First wait before a job whose end could not be written runs again, ms; doubled each time, at most 60 s. Default 1,000. */
@@ -76,6 +78,7 @@ export function createJobRunner<T>(
       async updateData(next) {
         table.updateData(queue, row.id, next);
         data = next;
+        await options.dataUpdated?.();
       },
     };
     const failed = (error: unknown, final: boolean) => {
