@@ -334,6 +334,30 @@ describe("embedded job table's due jobs", () => {
 });
 
 describe("embedded job runner when its table cannot be written", () => {
+  it("holds a job back when its end was written but could not be committed (a full disk at the batch's commit)", async () => {
+    const { table } = open(tempDir());
+    table.add(Q, [{ id: "stuck", data: {} }], Date.now());
+    const runs: number[] = [];
+    run(
+      table,
+      async () => {
+        runs.push(Date.now());
+      },
+      {
+        writeFailureBackoffMs: 100,
+        // The completion is written, then its commit fails: the row is still waiting, as after a rollback.
+        written: async () => {
+          table.add(Q, [{ id: "stuck", data: {} }], Date.now());
+          throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+        },
+      },
+    );
+    await sleep(650);
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(runs.length).toBeLessThanOrEqual(4);
+    expect(gaps(runs).every((gap) => gap >= 90)).toBe(true);
+  });
+
   it("holds a job back with a growing backoff instead of running it again at once (a full disk)", async () => {
     const { table } = open(tempDir());
     table.add(Q, [{ id: "stuck", data: {} }], Date.now());
