@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const bin = fileURLToPath(new URL("../../../bin/sharpsharp.js", import.meta.url));
+// BENCH_GATEWAY_BIN runs another build (a baseline checkout's bin/sharpsharp.js) under the same bench.
+const bin =
+  process.env.BENCH_GATEWAY_BIN ?? fileURLToPath(new URL("../../../bin/sharpsharp.js", import.meta.url));
 
 /** A spawned `sharpsharp <command>` and what it printed. */
 export interface SharpsharpProcess {
@@ -11,7 +13,7 @@ export interface SharpsharpProcess {
   output(): string;
   /** Peak resident memory so far (VmHWM), MiB; undefined once it exited. */
   peakRssMiB(): number | undefined;
-  /** CPU time used so far (user + system), seconds; undefined once it exited. */
+  /** CPU time used so far (user + system), s: unlike a profile, not inflated by waiting for a busy CPU. */
   cpuSeconds(): number | undefined;
   stop(): Promise<void>;
 }
@@ -24,7 +26,9 @@ export async function startProcess(
   readyText: string,
 ): Promise<SharpsharpProcess> {
   let output = "";
-  const child = spawn(process.execPath, [bin, command], {
+  // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway processes (written on exit).
+  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
+  const child = spawn(process.execPath, [...nodeArgs, bin, command], {
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -57,9 +61,10 @@ export async function startProcess(
     },
     cpuSeconds() {
       try {
-        // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name): utime, stime, in clock ticks (100/s).
+        // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): utime and stime, in ticks.
         const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-        return (Number(fields[11]) + Number(fields[12])) / 100;
+        const ticks = Number(fields[11]) + Number(fields[12]);
+        return Number.isFinite(ticks) ? ticks / 100 : undefined;
       } catch {
         return undefined;
       }

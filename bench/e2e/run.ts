@@ -66,7 +66,7 @@ interface RunResult {
   readonly p99: number;
   readonly max: number;
   readonly peakRssMiB: Record<string, number>;
-  /** CPU time each process spent per message sent, from the first message to the last reply, ms. */
+  /** CPU time each process spent per message sent, from the first message to the last reply, ms; `gateway`: all of them. */
   readonly cpuMsPerMessage: Record<string, number>;
 }
 
@@ -173,10 +173,14 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
     }
     await new Promise((resolve) => setTimeout(resolve, 1000)); // late duplicates would show here
     const cpuMsPerMessage: Record<string, number> = {};
+    let gatewayCpuSeconds = 0;
     for (const p of processes) {
       const used = (p.cpuSeconds() ?? 0) - (cpuAtStart.get(p.name) ?? 0);
+      gatewayCpuSeconds += used;
       cpuMsPerMessage[p.name] = Math.round((used * 1000 * 1000) / Math.max(1, messagesSent)) / 1000;
     }
+    cpuMsPerMessage.gateway =
+      Math.round((gatewayCpuSeconds * 1000 * 1000) / Math.max(1, messagesSent)) / 1000;
     const peakRssMiB: Record<string, number> = {};
     for (const p of processes) peakRssMiB[p.name] = Math.round(p.peakRssMiB() ?? 0);
     peakRssMiB.bench = Math.round(process.memoryUsage().rss / 1048576);
@@ -254,8 +258,8 @@ function report(result: RunResult) {
     `rate ${result.rate}/s coalescing ${result.coalesce ? "on" : "off"}: ${result.messagesSent} messages, ` +
       `non-200 ${result.non200}; replies ${result.replies} of ${result.expectedReplies} expected, ` +
       `${result.missing} missing, ${result.duplicates} duplicated; end to end p50 ${result.p50} ms, ` +
-      `p99 ${result.p99} ms, max ${result.max} ms; peak RSS MiB ${JSON.stringify(result.peakRssMiB)}; ` +
-      `CPU ms per message ${JSON.stringify(result.cpuMsPerMessage)}\n` +
+      `p99 ${result.p99} ms, max ${result.max} ms; gateway CPU ${result.cpuMsPerMessage.gateway} ms/message ` +
+      `(${JSON.stringify(result.cpuMsPerMessage)}); peak RSS MiB ${JSON.stringify(result.peakRssMiB)}\n` +
       `${JSON.stringify(result)}\n`,
   );
 }

@@ -11,6 +11,10 @@ import { mountConsole } from "./console-server.js";
 import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 
+/** Turn and send jobs in flight in embedded mode unless the caller says otherwise (pipeline.ts's are 16 each). */
+export const EMBEDDED_TURN_CONCURRENCY = 64;
+export const EMBEDDED_OUTBOUND_CONCURRENCY = 64;
+
 export interface StartEmbeddedOptions extends PipelineRunOptions {
   /** What answers a turn; default: the gateway's (router, then the LLM agent). Tests give their own. */
   readonly responder?: Responder;
@@ -57,6 +61,10 @@ export async function startEmbedded(
     opened.push(() => events.close());
     const worker = backend.worker();
     const pipeline = await startPipeline(config, worker, {
+      // Turns and sends wait for their writes' commit at the end of a turn of the event loop (see
+      // batchWritesPerTick) instead of paying for one each: more of them in flight keep the loop busy.
+      turnConcurrency: EMBEDDED_TURN_CONCURRENCY,
+      outboundConcurrency: EMBEDDED_OUTBOUND_CONCURRENCY,
       ...options,
       logger,
       registry: ingressMetrics.registry,

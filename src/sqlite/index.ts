@@ -6,4 +6,5 @@ export {
   openSqliteDatabase,
   type SqliteDatabase,
 } from "./open-sqlite.js";
+export { batchWritesPerTick, type TickCommits } from "./tick-commits.js";
 export { createWalSyncer, type WalSyncer } from "./wal-syncer.js";

@@ -52,6 +52,10 @@ async function converse(
     const response = await postSignedWebhook(running.url, body);
     expect(response.status).toBe(200);
     await eventually(() => f.fake.messages().length === 1, 5000);
+    // In embedded mode the gateway, in this same thread, commits its writes at the end of each turn of
+    // the event loop (batchWritesPerTick): a second connection that writes (the store's migration
+    // check) must start after such a commit, or its wait for the lock would block that commit.
+    await new Promise((resolve) => setImmediate(resolve));
     const store = read(dataDir);
     let found: Awaited<ReturnType<MessageStore["searchByCustomer"]>> = [];
     await eventually(async () => {

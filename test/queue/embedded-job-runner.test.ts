@@ -6,6 +6,7 @@ import { SharpsharpError } from "../../src/errors/index.js";
 import {
   createJobRunner,
   createJobTable,
+  DUE_JOBS_SQL,
   type JobRunner,
   type JobRunnerOptions,
   type JobTable,
@@ -309,7 +310,54 @@ describe("embedded job runner", () => {
   });
 });
 
+describe("embedded job table's due jobs", () => {
+  it("walks the priority index and stops at the limit: a backlog is not read and sorted per started job", () => {
+    const { db, table } = open(tempDir());
+    const at = Date.now();
+    // A backlog as a flooding tenant leaves it: every turn due, each with its own priority.
+    const backlog = Array.from({ length: 3000 }, (_, i) => ({
+      id: `c${i}`,
+      data: {},
+      runAt: at - i,
+      priority: 3000 - i,
+    }));
+    table.add(Q, backlog, at);
+    // Rank first but are not due yet: skipped.
+    table.add(Q, [{ id: "later", data: {}, runAt: at + 60_000, priority: 1 }], at);
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${DUE_JOBS_SQL}`).all(Q, at, 4) as { detail: string }[])
+      .map((row) => row.detail)
+      .join("; ");
+    expect(plan).toContain("queue_jobs_due");
+    expect(plan).not.toContain("TEMP B-TREE");
+    expect(table.due(Q, at, 3, new Set(["c2999"])).map((row) => row.id)).toEqual(["c2998", "c2997", "c2996"]);
+  });
+});
+
 describe("embedded job runner when its table cannot be written", () => {
+  it("holds a job back when its end was written but could not be committed (a full disk at the batch's commit)", async () => {
+    const { table } = open(tempDir());
+    table.add(Q, [{ id: "stuck", data: {} }], Date.now());
+    const runs: number[] = [];
+    run(
+      table,
+      async () => {
+        runs.push(Date.now());
+      },
+      {
+        writeFailureBackoffMs: 100,
+        // The completion is written, then its commit fails: the row is still waiting, as after a rollback.
+        written: async () => {
+          table.add(Q, [{ id: "stuck", data: {} }], Date.now());
+          throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+        },
+      },
+    );
+    await sleep(650);
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(runs.length).toBeLessThanOrEqual(4);
+    expect(gaps(runs).every((gap) => gap >= 90)).toBe(true);
+  });
+
   it("holds a job back with a growing backoff instead of running it again at once (a full disk)", async () => {
     const { table } = open(tempDir());
     table.add(Q, [{ id: "stuck", data: {} }], Date.now());

@@ -30,9 +30,11 @@ import {
 } from "../../queue/embedded/index.js";
 import { type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
 import {
+  batchWritesPerTick,
   createWalSyncer,
   openSqliteDatabase,
   type SqliteDatabase,
+  type TickCommits,
   type WalSyncer,
 } from "../../sqlite/index.js";
 import { createSqliteMessageStore } from "../../store/sqlite/index.js";
@@ -61,13 +63,34 @@ export function createEmbeddedBackend(config: AppConfig, options: EmbeddedBacken
   const db = openSqliteDatabase({ dataDir: config.dataDir });
   let syncer: WalSyncer | undefined;
   try {
+    const commits = batchWritesPerTick(db, (error) =>
+      options.logger.error(
+        { err: error },
+        "a batch of writes to the embedded database could not be committed",
+      ),
+    );
     syncer = createWalSyncer(`${db.name}-wal`);
-    return onFile(config, options, db, syncer, databasePath);
+    return onFile(config, options, db, commits, syncer, databasePath);
   } catch (error) {
     syncer?.close().catch(() => {});
     db.close();
     throw error;
   }
+}
+
+/** A flush to disk covers the writes of this turn of the event loop too: they are committed first. */
+function committingFirst(commits: TickCommits, syncer: WalSyncer): WalSyncer {
+  return {
+    sync() {
+      try {
+        commits.commitNow();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return syncer.sync();
+    },
+    close: () => syncer.close(),
+  };
 }
 
 /** What the job runners of this process share with the stores that wake them. */
@@ -81,6 +104,7 @@ function onFile(
   config: AppConfig,
   options: EmbeddedBackendOptions,
   db: SqliteDatabase,
+  commits: TickCommits,
   syncer: WalSyncer,
   databasePath: string,
 ): EmbeddedBackend {
@@ -91,7 +115,8 @@ function onFile(
   const stateStore = createSqliteConversationState({ db });
   const queues = createEmbeddedQueues({
     db,
-    syncer,
+    // The ingress's flush commits the webhooks' writes at once, then flushes.
+    syncer: committingFirst(commits, syncer),
     jobs,
     dedupeTtlSeconds: config.ingress.dedupeTtlSeconds,
     enqueueTimeoutMs: config.ingress.enqueueTimeoutMs,
@@ -109,7 +134,8 @@ function onFile(
   const pause = createSqliteTenantSendPause({ db });
   const pending = createSqlitePendingActions({ db });
   const budget = createSqliteTokenBudget({ db });
-  const journal = createSqliteTurnJournal({ db });
+  // A recorded step (a tool's call, the replies) is committed before the turn acts on it.
+  const journal = createSqliteTurnJournal({ db, stepRecorded: () => commits.committed() });
   const order = createSendOrderGate({
     order: sendOrder,
     jobState: async (id) => jobs.state(QUEUE_NAMES.outbound, id),
@@ -144,7 +170,7 @@ function onFile(
     },
     deliveryStatuses,
     localMessageStore: () => ({ store: createSqliteMessageStore(db), description: `sqlite ${db.name}` }),
-    runJobs: (handlers, run) => runJobs(jobs, queues, syncer, runners, handlers, run, logger),
+    runJobs: (handlers, run) => runJobs(jobs, queues, commits, syncer, runners, handlers, run, logger),
     sampleJobQueues: async () => sampleJobQueues(jobs, runners, now()),
   };
   return {
@@ -167,6 +193,7 @@ function onFile(
 function runJobs(
   jobs: JobTable,
   queues: EmbeddedQueues,
+  commits: TickCommits,
   syncer: WalSyncer,
   runners: Runners,
   handlers: JobHandlers,
@@ -185,16 +212,23 @@ function runJobs(
       },
       job === undefined ? "queue error" : "job failed",
     );
+  // Each job's end is committed with its turn of the event loop; a commit that fails holds the job back.
+  const written = () => commits.committed();
   const turns = createJobRunner(jobs, QUEUE_NAMES.turns, handlers.turns, {
     concurrency: run.turnConcurrency,
+    written,
     onError: failed(QUEUE_NAMES.turns),
   });
   const outbound = createJobRunner(jobs, QUEUE_NAMES.outbound, handlers.outbound, {
     concurrency: run.outboundConcurrency,
     keep: OUTBOUND_KEEP,
+    // The sender marks a send started, and then sent, in the job's data: committed before it goes on.
+    dataUpdated: () => commits.committed(),
+    written,
     // A send recorded as done must stay done after a power cut, or it would be sent twice: its
     // completion is flushed at once, but the send slot does not wait for that flush (waiting
-    // behind the ingress's flushes raised the end-to-end p99 at 200 messages/s from 173 to 934 ms).
+    // behind the ingress's flushes raised the end-to-end p99 at 200 messages/s from 173 to 934 ms). The
+    // completion is committed (`written`) before this runs, with the rest of its turn of the event loop.
     afterComplete: async () => {
       syncer.sync().catch(() => {});
     },
@@ -202,6 +236,7 @@ function runJobs(
   });
   const events = createJobRunner(jobs, QUEUE_NAMES.events, handlers.events, {
     concurrency: run.eventsConcurrency,
+    written,
     onError: failed(QUEUE_NAMES.events),
   });
   Object.assign(runners, { turns, outbound, events });

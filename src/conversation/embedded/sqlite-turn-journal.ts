@@ -10,6 +10,12 @@ export interface SqliteTurnJournalOptions {
   readonly keepSetAside?: number;
   /** Clock, ms since the epoch; default Date.now. */
   readonly now?: () => number;
+  /**
+   * Awaited after a step is recorded and after a resumed run is counted, before the turn goes on:
+   * with writes committed per turn of the event loop (batchWritesPerTick) it resolves once they are,
+   * so a tool is not called again after a crash, and a turn that kills the process is still counted.
+   */
+  readonly stepRecorded?: () => Promise<void>;
 }
 
 /** The embedded TurnJournal, plus the housekeeping sweep. */
@@ -43,7 +49,8 @@ CREATE TABLE IF NOT EXISTS set_aside_turns (
  * TurnJournal in the embedded database: `turn_journal` holds each
  * conversation's begun turn, `turn_journal_steps` its recorded steps,
  * `set_aside_turns` the turns taken out of the way (the newest
- * `keepSetAside`). Each call is one transaction.
+ * `keepSetAside`). Each call is one transaction (or a savepoint of the
+ * process's batch, see batchWritesPerTick).
  */
 export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): SqliteTurnJournal {
   const { db } = options;
@@ -140,10 +147,13 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
       begin(conversationKey, turn);
     },
     async resume(conversationKey) {
-      return resume(conversationKey);
+      const resumed = resume(conversationKey);
+      if (resumed !== undefined) await options.stepRecorded?.();
+      return resumed;
     },
     async record(conversationKey, turnId, step, value) {
       record(conversationKey, turnId, step, JSON.stringify(value ?? null));
+      await options.stepRecorded?.();
     },
     async release(conversationKey, turnId) {
       release(conversationKey, turnId);

@@ -7,6 +7,7 @@ export {
 export { createJobRunner, type JobRunner, type JobRunnerOptions } from "./job-runner.js";
 export {
   createJobTable,
+  DUE_JOBS_SQL,
   type JobRow,
   type JobState,
   type JobTable,

@@ -9,6 +9,14 @@ export interface JobRunnerOptions {
   /** Longest sleep between looks at the table, ms (work added by this process wakes the runner sooner). */
   readonly idlePollMs?: number;
   readonly now?: () => number;
+  /** Awaited after the handler's updateData is written, before it goes on (the sender acts on it: committed first). */
+  readonly dataUpdated?: () => Promise<void>;
+  /**
+   * Awaited after a run's end (done, retry or failure) is written, before the job's slot is free: with
+   * writes committed per turn of the event loop it resolves once they are, and a rejection (the commit
+   * failed: a full disk) holds the job back like a write that failed at once.
+   */
+  readonly written?: () => Promise<void>;
   /** Awaited after a run's completion is written, before the job counts as done (the sender syncs it to disk). */
   readonly afterComplete?: () => Promise<void>;
   /** First wait before a job whose end could not be written runs again, ms; doubled each time, at most 60 s. Default 1,000. */
@@ -76,6 +84,7 @@ export function createJobRunner<T>(
       async updateData(next) {
         table.updateData(queue, row.id, next);
         data = next;
+        await options.dataUpdated?.();
       },
     };
     const failed = (error: unknown, final: boolean) => {
@@ -89,15 +98,15 @@ export function createJobRunner<T>(
         outcome = await handler(job);
       } catch (error) {
         failed(error, false);
+        await options.written?.();
         heldBack.delete(row.id);
         return;
       }
       if (outcome?.kind === "retry") table.delay(queue, row.id, outcome.at);
       else if (outcome?.kind === "give_up") failed(outcome.error, true);
-      else {
-        table.complete(queue, row.id, options.keep?.completedMs, now());
-        await options.afterComplete?.();
-      }
+      else table.complete(queue, row.id, options.keep?.completedMs, now());
+      await options.written?.();
+      if (outcome?.kind !== "retry" && outcome?.kind !== "give_up") await options.afterComplete?.();
       heldBack.delete(row.id);
     } catch (tableError) {
       // The table could not be written (disk full): the job stays waiting, and runs again after a backoff.

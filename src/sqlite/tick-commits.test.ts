@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { openSqliteDatabase, type SqliteDatabase } from "./open-sqlite.js";
+import { batchWritesPerTick, type TickCommits } from "./tick-commits.js";
+
+const dirs: string[] = [];
+const opened: { close(): unknown; open: boolean }[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) if (db.open) db.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The database batched per tick, and a second connection that sees only what is committed. */
+function setUp(): {
+  db: SqliteDatabase;
+  commits: TickCommits;
+  errors: unknown[];
+  committedRows: () => number[];
+} {
+  const dir = mkdtempSync(join(tmpdir(), "ss-tick-"));
+  dirs.push(dir);
+  const db = openSqliteDatabase({ dataDir: dir });
+  opened.push(db);
+  const errors: unknown[] = [];
+  const commits = batchWritesPerTick(db, (error) => errors.push(error));
+  db.exec("CREATE TABLE t (n INTEGER PRIMARY KEY)");
+  const reader = new Database(join(dir, "sharpsharp.db"), { readonly: true });
+  opened.push(reader);
+  const select = reader.prepare("SELECT n FROM t ORDER BY n").pluck();
+  return { db, commits, errors, committedRows: () => select.all() as number[] };
+}
+
+describe("batchWritesPerTick", () => {
+  it("commits the statements and transactions of one turn of the event loop together, at its end", async () => {
+    const { db, commits, committedRows } = setUp();
+    const insert = db.prepare("INSERT INTO t (n) VALUES (?)");
+    const insertTwo = db.transaction((a: number, b: number) => {
+      insert.run(a);
+      insert.run(b);
+    });
+    insert.run(1);
+    insertTwo(2, 3);
+    await Promise.resolve();
+    insert.run(4);
+    // Written in this connection, not committed yet: another connection does not see them.
+    expect(db.prepare("SELECT COUNT(*) FROM t").pluck().get()).toBe(4);
+    expect(committedRows()).toEqual([]);
+    await commits.committed();
+    expect(committedRows()).toEqual([1, 2, 3, 4]);
+    await new Promise((resolve) => setImmediate(resolve));
+    insert.run(5);
+    commits.commitNow();
+    expect(committedRows()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("undoes a failed transaction alone: the rest of the batch is committed", async () => {
+    const { db, commits, errors, committedRows } = setUp();
+    const insert = db.prepare("INSERT INTO t (n) VALUES (?)");
+    const failing = db.transaction(() => {
+      insert.run(2);
+      insert.run(1); // a duplicate key: this transaction fails
+    });
+    insert.run(1);
+    expect(() => failing()).toThrow();
+    insert.run(3);
+    await commits.committed();
+    expect(committedRows()).toEqual([1, 3]);
+    expect(errors).toEqual([]);
+  });
+
+  it("commits what is pending when the file is closed", () => {
+    const { db, committedRows } = setUp();
+    db.prepare("INSERT INTO t (n) VALUES (?)").run(7);
+    expect(committedRows()).toEqual([]);
+    db.close();
+    expect(committedRows()).toEqual([7]);
+  });
+
+  it("answers committed() at once when nothing is pending, and leaves reads out of the batch", async () => {
+    const { db, commits } = setUp();
+    db.prepare("SELECT COUNT(*) FROM t").get();
+    expect(db.inTransaction).toBe(false);
+    await expect(commits.committed()).resolves.toBeUndefined();
+  });
+});
