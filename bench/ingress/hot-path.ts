@@ -13,10 +13,12 @@
  *
  * Prints µs of process CPU (user + system) per webhook, median and min–max over the rounds, and one JSON line.
  */
+
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import Fastify from "fastify";
+import { benchTenant } from "./bench-tenant.js";
 import { buildTextWebhook, signBody } from "./webhook-body.js";
 
 const { values } = parseArgs({
@@ -36,17 +38,7 @@ const observability = await load("src/observability/index.js");
 const whatsapp = await load("src/whatsapp/index.js");
 
 const SECRET = "bench-secret";
-const tenant = {
-  id: "default",
-  appSecret: SECRET,
-  verifyToken: "bench-verify",
-  graphToken: undefined,
-  phoneNumberIds: [],
-  throughputMps: 80,
-  coalesce: { windowMs: 800, maxMs: 3000 },
-  staleAfterMs: 3_600_000,
-  settings: {},
-};
+const tenant = benchTenant(SECRET);
 
 interface Batch {
   readonly messages: readonly unknown[];

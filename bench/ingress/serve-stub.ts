@@ -5,27 +5,17 @@
  *
  *   node dist/bench/ingress/serve-stub.js --port 3007 --secret bench-secret
  */
+
 import { parseArgs } from "node:util";
 import { buildIngressApp } from "../../src/ingress/index.js";
 import { createIngressMetrics, createLogger } from "../../src/observability/index.js";
+import { benchTenant } from "./bench-tenant.js";
 
 const { values } = parseArgs({
   options: { port: { type: "string", default: "3007" }, secret: { type: "string", default: "bench-secret" } },
 });
 const app = await buildIngressApp({
-  tenants: [
-    {
-      id: "default",
-      appSecret: values.secret,
-      verifyToken: "bench-verify",
-      graphToken: undefined,
-      phoneNumberIds: [],
-      throughputMps: 80,
-      coalesce: { windowMs: 800, maxMs: 3000 },
-      staleAfterMs: 3_600_000,
-      settings: {},
-    },
-  ],
+  tenants: [benchTenant(values.secret)],
   queue: {
     enqueue: async (batch) => ({
       messages: batch.messages.map((message) => (JSON.stringify(message) ? "new" : "new")),

@@ -203,6 +203,8 @@ describe("console API: the inbox, end to end on the embedded gateway", () => {
         ? true
         : undefined,
     );
+    // The bot's answer first, so the count below can only move if the note were sent.
+    await eventually(async () => (sentTo(customer).length >= 1 ? true : undefined), 3000, "the answer");
     const sentBefore = sentTo(customer).length;
     const noted = await act(conversationKey, "notes", { text: "Refund ticket R-1042 opened" });
     expect(noted.status).toBe(201);

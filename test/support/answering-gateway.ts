@@ -46,7 +46,10 @@ export async function startAnsweringGateway(env: Record<string, string> = {}): P
     logger: createLogger({ level: "silent" }),
     responder: okResponder,
   });
-  // A second connection on the live file (WAL): reads see each commit of the gateway's.
+  // A second connection on the live file (WAL): reads see each commit of the gateway's. Its store's
+  // migration check takes the write lock, so it starts after the gateway's end-of-tick commit: this
+  // thread waiting for the lock would block that very commit (batchWritesPerTick).
+  await new Promise((resolve) => setImmediate(resolve));
   const db = new Database(running.databasePath, { fileMustExist: true });
   const store = createSqliteMessageStore(db);
   const pending = db.prepare(

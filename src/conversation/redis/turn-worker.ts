@@ -74,6 +74,8 @@ export function createTurnWorker(
     wake?.();
   };
 
+  // A connection (re)established looks at once, instead of after an idle poll.
+  redis.on("ready", kick);
   // Wake-ups come on a connection of their own (a subscribed client can send nothing else).
   const subscriber = redis.duplicate();
   subscriber.on("error", () => {});
@@ -181,6 +183,7 @@ export function createTurnWorker(
       wake?.();
       await looping;
       if (!force) await Promise.allSettled([...running.values()]);
+      redis.off("ready", kick);
       subscriber.disconnect();
     },
   };
