@@ -51,6 +51,23 @@ const redisTarget = (() => {
   return { host: url.hostname, port: Number(url.port || 6379) };
 })();
 
+/** A second worker that counts its runs per event, once the first one's events are all taken over and run. */
+async function takeOverAndCount(
+  worker: (handler: JobHandler<EventJob>, options?: EventsWorkerOptions) => unknown,
+  queues: { readonly events: { counts(): Promise<{ readonly active: number }> } },
+): Promise<Map<string, number>> {
+  const runs = new Map<string, number>();
+  worker(
+    async (job) => {
+      runs.set(job.data.dedupeId, (runs.get(job.data.dedupeId) ?? 0) + 1);
+    },
+    { claimIdleMs: 300 },
+  );
+  await eventually(async () => (await queues.events.counts()).active === 0, 5000);
+  await sleep(300);
+  return runs;
+}
+
 describe.skipIf(skipWithoutRedis)(
   "events stream: ingress record and consumer-group worker on real Redis",
   () => {
@@ -135,15 +152,7 @@ describe.skipIf(skipWithoutRedis)(
       await stuck.close(true);
       expect(await queues.events.counts()).toMatchObject({ waiting: 0, active: 6 });
 
-      const runs = new Map<string, number>();
-      worker(
-        async (job) => {
-          runs.set(job.data.dedupeId, (runs.get(job.data.dedupeId) ?? 0) + 1);
-        },
-        { claimIdleMs: 300 },
-      );
-      await eventually(async () => (await queues.events.counts()).active === 0, 5000);
-      await sleep(300);
+      const runs = await takeOverAndCount(worker, queues);
       expect([...runs.keys()].sort()).toEqual(events.map((e) => e.dedupeId).sort());
       expect([...runs.values()]).toEqual(Array(6).fill(1));
       expect(await queues.events.counts()).toMatchObject({ waiting: 0, active: 0, failed: 0 });
@@ -167,15 +176,7 @@ describe.skipIf(skipWithoutRedis)(
       await eventually(async () => (await queues.events.counts()).active === 3);
       // Its client goes away: it can neither keep its events nor settle them.
       cutOff.disconnect();
-      const runs = new Map<string, number>();
-      worker(
-        async (job) => {
-          runs.set(job.data.dedupeId, (runs.get(job.data.dedupeId) ?? 0) + 1);
-        },
-        { claimIdleMs: 300 },
-      );
-      await eventually(async () => (await queues.events.counts()).active === 0, 5000);
-      await sleep(300);
+      const runs = await takeOverAndCount(worker, queues);
       expect([...runs.entries()].sort()).toEqual(events.map((e) => [e.dedupeId, 1]).sort());
     });
 
