@@ -55,6 +55,18 @@ export interface Delivery {
   errorTitle?: string;
 }
 
+/** What the worker read from a voice note, a picture or a document. */
+export interface Reading {
+  kind: string;
+  mimeType?: string;
+  size?: number;
+  transcript?: { text: string; language?: string; provider: string; model: string };
+  receipt?: Record<string, unknown>;
+  extractedText?: string;
+  description?: string;
+  failure?: { code: string; reason: string };
+}
+
 export interface Message {
   direction: Direction;
   wamid?: string;
@@ -69,6 +81,8 @@ export interface Message {
   caption?: string;
   /** Inbound: the customer's whole normalised message (`content.content`: the type's own fields). */
   content?: unknown;
+  /** Inbound: what the worker read from the media. */
+  reading?: Reading;
   at: number;
   /** The operator who wrote it; absent: the bot. */
   sentBy?: string;

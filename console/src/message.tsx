@@ -2,7 +2,7 @@
 // body we queued), plus a bot turn's decision, tool calls and cost. Shared by the inbox and the
 // simulator; the simulator makes our reply buttons and list rows tappable.
 import type { ComponentChildren } from "preact";
-import type { Message, QuickReply, Turn } from "./api";
+import type { Message, QuickReply, Reading, Turn } from "./api";
 import { field, formatCount, formatUsd, list, num, str } from "./lib";
 
 export interface Tap {
@@ -39,13 +39,43 @@ function pretty(text: string): string {
   }
 }
 
-function Media(props: { type: string; caption?: string; mediaId?: string; filename?: string }) {
+function Media(props: {
+  type: string;
+  caption?: string;
+  mediaId?: string;
+  filename?: string;
+  reading?: Reading;
+}) {
+  const reading = props.reading;
+  const receipt = reading?.receipt;
   return (
     <>
       <Placeholder>
         {MEDIA_LABEL[props.type] ?? props.type}
         {props.filename !== undefined && ` · ${props.filename}`}
       </Placeholder>
+      {reading?.transcript !== undefined && (
+        <p class="transcript">
+          <Meta>transcript</Meta> {reading.transcript.text}
+        </p>
+      )}
+      {receipt !== undefined && (
+        <p class="transcript">
+          <Meta>receipt</Meta>{" "}
+          {Object.entries(receipt)
+            .map(
+              ([name, value]) =>
+                `${name}: ${typeof value === "object" ? JSON.stringify(value) : String(value)}`,
+            )
+            .join(" · ")}
+        </p>
+      )}
+      {reading?.extractedText !== undefined && (
+        <p class="transcript">
+          <Meta>text</Meta> {reading.extractedText.slice(0, 400)}
+        </p>
+      )}
+      {reading?.failure !== undefined && <Meta>could not be read: {reading.failure.reason}</Meta>}
       <Text text={props.caption} />
       {props.mediaId !== undefined && <Meta>media {props.mediaId}</Meta>}
     </>
@@ -73,6 +103,7 @@ export function InboundContent(props: { message: Message }) {
           caption={m.caption ?? str(field(own, "caption"))}
           mediaId={m.mediaId ?? str(field(own, "id"))}
           filename={str(field(own, "filename"))}
+          {...(m.reading === undefined ? {} : { reading: m.reading })}
         />
       );
     case "reaction": {
@@ -344,6 +375,7 @@ export function OutboundContent(props: { message: Message; onTap?: (tap: Tap) =>
           caption={str(field(own, "caption")) ?? m.caption}
           mediaId={m.mediaId ?? str(field(own, "id"))}
           filename={str(field(own, "filename"))}
+          {...(m.reading === undefined ? {} : { reading: m.reading })}
         />
       );
     case "reaction":

@@ -51,13 +51,34 @@ const BUSY_RETRY_MS = 500;
 const EXPIRED_TEXT = "That request don expire or e don already run. Abeg ask me again if you still need am.";
 const CANCELLED_TEXT = "No wahala, I no go do am. Anything else I fit help you with?";
 
+/** A message whose media the worker read, as the model reads it: what was said or seen, marked as such. */
+function readingText(message: InboundMessage): string | undefined {
+  const reading = message.reading as NonNullable<InboundMessage["reading"]>;
+  if (reading.transcript !== undefined) return `(voice note, transcribed) ${reading.transcript.text}`;
+  const lines: string[] = [];
+  if (reading.failure !== undefined && reading.description === undefined) {
+    lines.push(
+      `(a ${reading.kind === "audio" ? "voice note" : reading.kind} the customer sent could not be opened)`,
+    );
+  }
+  if (reading.description !== undefined) lines.push(reading.description);
+  if (reading.receipt !== undefined)
+    lines.push(`(transfer receipt read from the picture: ${JSON.stringify(reading.receipt)})`);
+  if (reading.extractedText !== undefined) lines.push(`(text of the file) ${reading.extractedText}`);
+  if (message.text !== undefined && message.type !== "audio") lines.push(message.text);
+  return lines.join("\n");
+}
+
 function customerIdOf(message: InboundMessage): string | undefined {
   return message.customer.waId ?? message.customer.userId;
 }
 
 function turnText(messages: readonly InboundMessage[]): string {
   return messages
-    .flatMap((message) => (message.text === undefined ? [] : [message.text]))
+    .flatMap((message) => {
+      const text = message.reading === undefined ? message.text : readingText(message);
+      return text === undefined ? [] : [text];
+    })
     .join("\n")
     .slice(0, 4000);
 }

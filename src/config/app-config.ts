@@ -26,7 +26,7 @@ export interface TenantConfig {
   readonly secrets?: Readonly<Record<string, string>>;
 }
 
-/** One OpenAI-compatible chat-completions provider. */
+/** One OpenAI-compatible provider (chat completions, transcriptions or speech). */
 export interface LlmProviderConfig {
   readonly baseUrl: string;
   readonly apiKey: string | undefined;
@@ -71,9 +71,14 @@ export interface AppConfig {
   readonly agent: { readonly deadlineMs: number; readonly maxToolSteps: number };
   /** How long shutdown waits for running jobs, ms; default AGENT_DEADLINE_MS + 10,000 (a turn and its send). */
   readonly shutdownGraceMs: number;
+  /** Speech to text for voice notes; a tenant's `media.stt` replaces it for that tenant. */
   readonly stt:
-    | { readonly baseUrl: string; readonly apiKey: string | undefined; readonly model: string | undefined }
+    | (LlmProviderConfig & { readonly fallback: LlmProviderConfig | undefined; readonly timeoutMs: number })
     | undefined;
+  /** Voice replies (text to speech), for tenants with `media.voiceReplies`. */
+  readonly tts: (LlmProviderConfig & { readonly voice: string | undefined }) | undefined;
+  /** Host suffixes the Graph token may be sent to for media downloads; undefined: Meta's own. */
+  readonly mediaHosts: readonly string[] | undefined;
   readonly ingress: {
     /** Longest the webhook waits for a durable enqueue before answering 503, in ms. */
     readonly enqueueTimeoutMs: number;

@@ -69,9 +69,28 @@ export const envSchema = z.object({
   AGENT_MAX_TOOL_STEPS: integer(1, 20).default(5),
   // How long shutdown lets running turns finish; unset: the agent deadline plus a send's timeout.
   SHUTDOWN_GRACE_MS: integer(0, 600_000).optional(),
+  // Speech to text for voice notes (OpenAI-compatible /audio/transcriptions); a tenant may name its own.
   STT_BASE_URL: httpUrl.optional(),
   STT_API_KEY: z.string().optional(),
   STT_MODEL: z.string().optional(),
+  STT_FALLBACK_BASE_URL: httpUrl.optional(),
+  STT_FALLBACK_API_KEY: z.string().optional(),
+  STT_FALLBACK_MODEL: z.string().optional(),
+  /** Longest one transcription may take before it counts as failed (and the fallback is tried), ms. */
+  STT_TIMEOUT_MS: integer(500, 300_000).default(20_000),
+  // Voice replies (OpenAI-compatible /audio/speech), for tenants with media.voiceReplies.
+  TTS_BASE_URL: httpUrl.optional(),
+  TTS_API_KEY: z.string().optional(),
+  TTS_MODEL: z.string().optional(),
+  TTS_VOICE: z.string().optional(),
+  /**
+   * Hosts (suffixes) the Graph token may be sent to when downloading media, comma-separated; the
+   * Graph API's own host is always allowed. Default: Meta's media hosts.
+   */
+  MEDIA_HOSTS: z
+    .string()
+    .regex(/^[a-z0-9.-]+(,[a-z0-9.-]+)*$/i, { error: "must be host names separated by commas" })
+    .optional(),
   PORT: integer(0, 65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   // The admin listener (/metrics, the detailed /readyz): this machine only unless it has a token.
@@ -136,6 +155,8 @@ export const SECRET_ENV_NAMES: ReadonlySet<string> = new Set([
   "LLM_API_KEY",
   "LLM_FALLBACK_API_KEY",
   "STT_API_KEY",
+  "STT_FALLBACK_API_KEY",
+  "TTS_API_KEY",
   "DATABASE_URL",
   "REDIS_URL",
   "ADMIN_TOKEN",

@@ -314,7 +314,30 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     agent: { deadlineMs: parsedEnv.AGENT_DEADLINE_MS, maxToolSteps: parsedEnv.AGENT_MAX_TOOL_STEPS },
     // A turn cut off at shutdown runs again elsewhere; long enough by default for one to finish and send.
     shutdownGraceMs: parsedEnv.SHUTDOWN_GRACE_MS ?? parsedEnv.AGENT_DEADLINE_MS + GRAPH_SEND_TIMEOUT_MS,
-    stt: optionalService(parsedEnv.STT_BASE_URL, parsedEnv.STT_API_KEY, parsedEnv.STT_MODEL),
+    stt:
+      parsedEnv.STT_BASE_URL === undefined
+        ? undefined
+        : {
+            baseUrl: parsedEnv.STT_BASE_URL,
+            apiKey: parsedEnv.STT_API_KEY,
+            model: parsedEnv.STT_MODEL,
+            fallback: optionalService(
+              parsedEnv.STT_FALLBACK_BASE_URL,
+              parsedEnv.STT_FALLBACK_API_KEY,
+              parsedEnv.STT_FALLBACK_MODEL,
+            ),
+            timeoutMs: parsedEnv.STT_TIMEOUT_MS,
+          },
+    tts:
+      parsedEnv.TTS_BASE_URL === undefined
+        ? undefined
+        : {
+            baseUrl: parsedEnv.TTS_BASE_URL,
+            apiKey: parsedEnv.TTS_API_KEY,
+            model: parsedEnv.TTS_MODEL,
+            voice: parsedEnv.TTS_VOICE,
+          },
+    mediaHosts: parsedEnv.MEDIA_HOSTS?.split(",").map((host) => host.toLowerCase()),
     ingress: {
       enqueueTimeoutMs: parsedEnv.INGRESS_ENQUEUE_TIMEOUT_MS,
       dedupeTtlSeconds: parsedEnv.WEBHOOK_DEDUPE_TTL_HOURS * 3600,

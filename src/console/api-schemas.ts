@@ -89,6 +89,30 @@ export const message = z
     mediaId: z.string().optional(),
     caption: z.string().optional(),
     content: z.unknown().optional().describe("inbound: the whole normalised message"),
+    reading: z
+      .object({
+        kind: z.enum(["audio", "image", "document", "video", "sticker"]),
+        mediaId: z.string(),
+        mimeType: z.string().optional(),
+        size: z.number().int().optional(),
+        sha256: z.string().optional(),
+        fileName: z.string().optional(),
+        transcript: z
+          .object({
+            text: z.string(),
+            language: z.string().optional(),
+            provider: z.string(),
+            model: z.string(),
+            costUsd: z.number().optional(),
+          })
+          .optional(),
+        receipt: z.record(z.string(), z.unknown()).optional().describe("a transfer receipt's slots"),
+        extractedText: z.string().optional().describe("a document's text (first pages, bounded)"),
+        description: z.string().optional(),
+        failure: z.object({ code: z.string(), reason: z.string() }).optional(),
+      })
+      .optional()
+      .describe("inbound: what the worker read from the media (transcript, receipt, document text)"),
     metaTimestamp: z.number().int().optional().describe("inbound: Meta's timestamp, Unix seconds"),
     at: ms,
     sentBy: z.string().optional().describe("outbound: the operator who wrote it; absent: the bot"),

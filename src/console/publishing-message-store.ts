@@ -58,6 +58,21 @@ export function publishingMessageStore(store: MessageStore, bus: ConsoleEventBus
         ...(state.assignedAgent === undefined ? {} : { assignedAgent: state.assignedAgent }),
       });
     },
+    async recordMediaReading(tenantId, conversationKey, wamid, reading) {
+      const outcome = await store.recordMediaReading(tenantId, conversationKey, wamid, reading);
+      // A message that changed: the console reads the conversation again and shows the transcript.
+      if (outcome === "applied") {
+        bus.publish({
+          kind: "message",
+          tenantId,
+          conversationKey,
+          direction: "inbound",
+          type: reading.kind,
+          at: Date.now(),
+        });
+      }
+      return outcome;
+    },
     async recordTurn(turn) {
       const outcome = await store.recordTurn(turn);
       if (outcome === "recorded") {

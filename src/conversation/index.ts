@@ -23,6 +23,8 @@ export {
   type TurnDecisionHook,
   type TurnInput,
   type TurnJournal,
+  type TurnMediaReader,
+  type TurnMediaReadings,
   type TurnReply,
   type TurnSteps,
   type TypingIndicator,
@@ -30,6 +32,7 @@ export {
 export {
   createTurnProcessor,
   type HandledTurn,
+  MEDIA_NOTICE_ENTRY,
   type TurnOutcome,
   type TurnProcessor,
   type TurnProcessorDeps,
@@ -52,3 +55,4 @@ export {
   type TypingOutcome,
   typingIndicatorOn,
 } from "./typing-indicator.js";
+export { answerableAfterReading, withReadings } from "./with-readings.js";

@@ -1,5 +1,5 @@
 import type { TenantConfig } from "../config/index.js";
-import type { InboundMessage } from "../whatsapp/index.js";
+import type { InboundMessage, MediaReading } from "../whatsapp/index.js";
 
 /** A reply button: `id` comes back as the customer's `replyId` when tapped. */
 export interface ReplyButton {
@@ -36,6 +36,29 @@ export interface TurnReply {
   readonly list?: ReplyList;
   /** Sending this hands the conversation to a human: the bot stays silent until it is given back. */
   readonly handoff?: boolean;
+}
+
+/**
+ * Reads a turn's voice notes, images and documents before the responder runs
+ * (downloads, speech to text, receipts, PDF text), bounded in time so the
+ * conversation's lock is never held for long. Never throws for a medium it
+ * cannot read: that message gets a `failure` marker and the customer one line.
+ */
+export interface TurnMediaReader {
+  /** Whether any of these messages has media to read (cheap: no I/O). */
+  wants(messages: readonly InboundMessage[]): boolean;
+  read(input: {
+    readonly tenant: TenantConfig;
+    readonly conversationKey: string;
+    readonly messages: readonly InboundMessage[];
+  }): Promise<TurnMediaReadings>;
+}
+
+/** What a turn's media said, by wamid (JSON: it is journaled with the turn). */
+export interface TurnMediaReadings {
+  readonly readings: Readonly<Record<string, MediaReading>>;
+  /** The one line the customer gets when something could not be read (sent before the answer). */
+  readonly notice?: TurnReply;
 }
 
 /** What a responder is asked to answer: one turn of one conversation. */

@@ -12,11 +12,16 @@ import type {
   HistoryEntry,
   ResumedTurn,
   TurnJournal,
+  TurnMediaReader,
 } from "./ports.js";
 import { type Responder, ResponderBusyError, type TurnReply, type TypingIndicator } from "./ports.js";
 import { replyBody } from "./reply-body.js";
 import { turnIdFor } from "./turn-id.js";
 import { journaledSteps, unjournaledSteps } from "./turn-steps.js";
+import { answerableAfterReading, withReadings } from "./with-readings.js";
+
+/** The history entry of a "please type" notice (see TurnMediaReader). */
+export const MEDIA_NOTICE_ENTRY = "media_notice";
 
 /** What one run of a turn job did. */
 export type TurnOutcome =
@@ -59,6 +64,8 @@ export interface TurnProcessorDeps {
    * Optional only for tests that build a processor by hand.
    */
   readonly journal?: TurnJournal;
+  /** Reads voice notes, images and documents before the responder runs; optional (then media go unread). */
+  readonly media?: TurnMediaReader;
   readonly logger: Logger;
   /** ms since the epoch. */
   readonly now: () => number;
@@ -104,9 +111,14 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     messages: readonly InboundMessage[],
     replies: readonly TurnReply[],
     queuedAt: number,
+    notice: TurnReply | undefined,
   ) => {
     if (deps.state === undefined) return;
     const entries: HistoryEntry[] = [
+      // The media reader looks for this entry to say "please type" at most once an hour.
+      ...(notice === undefined
+        ? []
+        : [{ at: queuedAt, from: "bot" as const, type: MEDIA_NOTICE_ENTRY, text: notice.text }]),
       ...messages.map((message) => ({
         at: message.timestamp * 1000,
         from: "customer" as const,
@@ -151,8 +163,6 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
         ? unjournaledSteps
         : journaledSteps(journal, job.conversationKey, turnId, resumed?.steps ?? new Map());
     const last = messages[messages.length - 1] as InboundMessage;
-    const fresh = messages.filter((message) => !isStale(message, tenant.staleAfterMs));
-    const input = { tenant, conversationKey: job.conversationKey, messages, turnId, steps };
     // While a human has the conversation (or it is paused) the bot stays silent; the messages still
     // go to the history, for whoever answers.
     const botAnswers = (await deps.state?.mode(job.conversationKey)) ?? "bot";
@@ -161,15 +171,32 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       rememberTyped(last.wamid);
       await deps.typing?.show(tenant, last.phoneNumberId, last.wamid);
     }
-    // Mixed turns answer the fresh messages only: the fresh answer covers the replayed ones too.
-    const replies: readonly TurnReply[] =
-      botAnswers !== "bot"
+    // Journaled like any step: a resumed turn does not download or transcribe again. Read in human
+    // mode too, so whoever answers sees the transcript.
+    const { media } = deps;
+    const read =
+      media === undefined || !media.wants(messages)
+        ? undefined
+        : await steps.once("media", () =>
+            media.read({ tenant, conversationKey: job.conversationKey, messages }),
+          );
+    const readMessages = read === undefined ? messages : withReadings(messages, read.readings);
+    const notice = botAnswers === "bot" ? read?.notice : undefined;
+    const unstale = readMessages.filter((message) => !isStale(message, tenant.staleAfterMs));
+    const fresh = answerableAfterReading(unstale);
+    const input = { tenant, conversationKey: job.conversationKey, messages: readMessages, turnId, steps };
+    // Mixed turns answer the fresh messages only: the fresh answer covers the replayed ones too. A
+    // turn of nothing but media that could not be read gets the notice alone (or, within the hour of
+    // the last notice, nothing).
+    const answered: readonly TurnReply[] =
+      botAnswers !== "bot" || (unstale.length > 0 && fresh.length === 0)
         ? []
         : await steps.once("replies", () =>
             fresh.length === 0
               ? deps.responder.respondToStale(input)
               : deps.responder.respond({ ...input, messages: fresh }),
           );
+    const replies: readonly TurnReply[] = notice === undefined ? answered : [notice, ...answered];
     const address = addressOf(last);
     const receivedAt = Math.min(...messages.map((message) => message.receivedAt));
     if (replies.length > 0 && address.to === undefined && address.recipient === undefined) {
@@ -198,11 +225,11 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     await deps.inbox.complete(job.conversationKey, wamids);
     await journal?.finish(job.conversationKey, turnId);
     inFlight.turn = undefined;
-    await appendHistory(job.conversationKey, messages, replies, queuedAt);
+    await appendHistory(job.conversationKey, readMessages, answered, queuedAt, notice);
     return {
       turnId,
       messages: messages.length,
-      stale: messages.length - fresh.length,
+      stale: messages.length - unstale.length,
       replies: replies.length,
       receivedAt,
       queuedAt,

@@ -15,6 +15,7 @@ import type {
   ConversationStateStore,
   Responder,
   TurnJournal,
+  TurnMediaReader,
   TypingIndicator,
 } from "./ports.js";
 import { createTurnProcessor, type TurnOutcome } from "./process-turn.js";
@@ -36,6 +37,8 @@ export interface TurnHandlerDeps {
   readonly lock?: ConversationLock;
   /** Each turn and its steps, written before they are acted on (see TurnJournal). */
   readonly journal?: TurnJournal;
+  /** Reads voice notes, images and documents before the responder runs; optional. */
+  readonly media?: TurnMediaReader;
   /** ms since the epoch. */
   readonly now: () => number;
 }
@@ -68,6 +71,7 @@ export function createTurnJobHandler(deps: TurnHandlerDeps, options: TurnHandler
       ...(deps.typing === undefined ? {} : { typing: deps.typing }),
       ...(deps.state === undefined ? {} : { state: deps.state }),
       ...(deps.journal === undefined ? {} : { journal: deps.journal }),
+      ...(deps.media === undefined ? {} : { media: deps.media }),
       logger: deps.logger,
       now: deps.now,
     },

@@ -1,4 +1,5 @@
 import type { DeliveryStatus } from "../delivery/index.js";
+import type { MediaReading } from "../whatsapp/index.js";
 
 /** Who answers a conversation: the bot, a human agent, or nobody for now. */
 export type StoredConversationMode = "bot" | "human" | "paused";
@@ -120,6 +121,8 @@ export interface StoredMessage {
   readonly caption?: string;
   /** Outbound only: the operator who wrote it; absent: the bot. */
   readonly sentBy?: string;
+  /** Inbound only: what the worker read from the media (recordMediaReading). */
+  readonly reading?: MediaReading;
   /** Inbound only: the whole normalised content (InboundRecord.content); absent for rows older than it. */
   readonly content?: unknown;
   /** Inbound only: Meta's timestamp, Unix seconds. */
@@ -377,6 +380,17 @@ export interface MessageStore {
   setConversationState(conversationKey: string, state: ConversationState): Promise<void>;
   /** Idempotent on turnId. */
   recordTurn(turn: TurnRecord): Promise<RecordOutcome>;
+  /**
+   * What the worker read from an inbound message's media (a transcript, a receipt's slots, a
+   * document's text, or why it could not be read), kept beside the message; the latest wins.
+   * "applied" when the message was found.
+   */
+  recordMediaReading(
+    tenantId: string,
+    conversationKey: string,
+    wamid: string,
+    reading: MediaReading,
+  ): Promise<"applied" | "unknown_message">;
   /** Conversations by last activity, newest first. */
   listConversations(tenantId: string, options: PageOptions): Promise<Page<ConversationSummary>>;
   /** Inbound and outbound together, newest first. */

@@ -1,4 +1,5 @@
 import type { DeliveryStatus } from "../delivery/index.js";
+import type { MediaReading } from "../whatsapp/index.js";
 import type {
   ConversationSummary,
   StoredConversationMode,
@@ -92,6 +93,7 @@ export interface MessageRow {
   text: string | null;
   body: unknown;
   content: unknown;
+  reading: unknown;
   media_id: string | null;
   caption: string | null;
   sent_by: string | null;
@@ -105,7 +107,7 @@ export interface MessageRow {
 
 /** The columns of a `MessageRow`, for a `messages m LEFT JOIN deliveries d` select. */
 export const MESSAGE_COLUMNS = `m.id, m.tenant_id, m.conversation_key, m.direction, m.wamid, m.customer_id, m.turn_id,
-  m.part, m.type, m.text, m.body, m.content, m.media_id, m.caption, m.sent_by, m.meta_timestamp, m.at,
+  m.part, m.type, m.text, m.body, m.content, m.reading, m.media_id, m.caption, m.sent_by, m.meta_timestamp, m.at,
   d.status, d.status_at, d.error_code, d.error_title`;
 
 /** Drops SQL NULLs so optional fields are absent rather than null. */
@@ -130,6 +132,7 @@ export function toStoredMessage(row: MessageRow): StoredMessage {
       text: row.text,
       body: row.body,
       content: row.content,
+      reading: row.reading as MediaReading | null,
       mediaId: row.media_id,
       caption: row.caption,
       sentBy: row.sent_by,

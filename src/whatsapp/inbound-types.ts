@@ -34,6 +34,41 @@ export interface CustomerIdentity {
   readonly username?: string;
 }
 
+/** The kinds of media a customer message can carry, each with its own size limit at Meta. */
+export type MediaKind = "audio" | "image" | "document" | "video" | "sticker";
+
+/**
+ * What the turn worker read from a message's media before the turn ran (see
+ * src/media/): never filled in by the ingress. The bytes themselves are not
+ * kept here: only what a reader (the router, the agent, an operator) needs.
+ */
+export interface MediaReading {
+  readonly kind: MediaKind;
+  readonly mediaId: string;
+  readonly mimeType?: string;
+  /** Bytes downloaded. */
+  readonly size?: number;
+  /** Base64, as Meta writes it. */
+  readonly sha256?: string;
+  readonly fileName?: string;
+  /** A voice note or audio file, as speech to text heard it. */
+  readonly transcript?: {
+    readonly text: string;
+    readonly language?: string;
+    readonly provider: string;
+    readonly model: string;
+    readonly costUsd?: number;
+  };
+  /** A bank transfer receipt read from an image: amount, date, bank, reference, names. */
+  readonly receipt?: Readonly<Record<string, unknown>>;
+  /** Text taken from a document (a PDF's first pages), bounded. */
+  readonly extractedText?: string;
+  /** One line a reader sees in place of the media (an image's description, a document's name). */
+  readonly description?: string;
+  /** Why it could not be read; the message stays in the turn with this marker. */
+  readonly failure?: { readonly code: string; readonly reason: string };
+}
+
 /** One customer message, normalised from a webhook and ready for the conversation inbox. */
 export interface InboundMessage {
   readonly tenantId: string;
@@ -76,6 +111,8 @@ export interface InboundMessage {
   readonly context?: Readonly<Record<string, unknown>>;
   readonly referral?: Readonly<Record<string, unknown>>;
   readonly errors?: readonly unknown[];
+  /** What the turn worker read from the media (a transcript, a receipt's slots…); never set by the ingress. */
+  readonly reading?: MediaReading;
 }
 
 /** A delivery status of a message we sent. Deduplicated by (tenant, wamid, status). */

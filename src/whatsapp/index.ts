@@ -45,6 +45,8 @@ export type {
   InboundEvent,
   InboundMessage,
   InboundMessageType,
+  MediaKind,
+  MediaReading,
   ParsedWebhook,
   RecordOnlyMessageEvent,
   StatusEvent,

@@ -65,6 +65,43 @@ export function describeMessageStoreContract(name: string, open: OpenMessageStor
       expect(byWamid.get("wamid.plain")).not.toHaveProperty("content");
     });
 
+    it("keeps what the worker read from a message's media beside it; the latest reading wins", async () => {
+      const conversationKey = key("acme", "2348012345678");
+      await store.recordInbound(
+        inbound({ wamid: "wamid.voice", type: "audio", text: undefined, mediaId: "m-1" }),
+      );
+      const failed = {
+        kind: "audio" as const,
+        mediaId: "m-1",
+        failure: { code: "SS_MEDIA_DOWNLOAD_FAILED", reason: "the download failed" },
+      };
+      const heard = {
+        kind: "audio" as const,
+        mediaId: "m-1",
+        mimeType: "audio/ogg",
+        size: 5120,
+        sha256: "q1w2e3==",
+        transcript: {
+          text: "my money never drop",
+          language: "en",
+          provider: "primary",
+          model: "whisper-1",
+          costUsd: 0.0006,
+        },
+      };
+      expect(await store.recordMediaReading("acme", conversationKey, "wamid.voice", failed)).toBe("applied");
+      expect(await store.recordMediaReading("acme", conversationKey, "wamid.voice", heard)).toBe("applied");
+      // Another tenant's message of the same wamid is not this one.
+      expect(await store.recordMediaReading("other", key("other", "1"), "wamid.voice", heard)).toBe(
+        "unknown_message",
+      );
+      expect(await store.recordMediaReading("acme", conversationKey, "wamid.none", heard)).toBe(
+        "unknown_message",
+      );
+      const { items } = await store.messagesOf(conversationKey, { limit: 10 });
+      expect(items.find((m) => m.wamid === "wamid.voice")?.reading).toEqual(heard);
+    });
+
     it("records an outbound part once per (turnId, part) and fills in its wamid later", async () => {
       await store.recordInbound(inbound({ wamid: "wamid.in1" }));
       const reply = outbound({ turnId: "turn-1" });

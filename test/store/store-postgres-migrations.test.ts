@@ -99,7 +99,7 @@ describe.skipIf(skipWithoutPostgres)("message store migrations (PostgreSQL)", ()
                 'answered', 10, 2, 0.5, ARRAY['get_transfer'], ${at(2000)});
       RESET search_path;
     `);
-    expect((await migrateMessageStore(pool, { schema })).applied).toEqual([3]);
+    expect((await migrateMessageStore(pool, { schema })).applied).toEqual([3, 4]);
     const store = createPostgresMessageStore({ pool, schema });
     const { items } = await store.listConversations("acme", { limit: 10 });
     expect(items).toEqual([

@@ -109,7 +109,7 @@ describe("message store migrations (SQLite)", () => {
         VALUES ('turn-1', 'acme', '${key}', '{"intent":"greeting","confidence":1,"resolved":false,"tier":"agent"}',
                 'answered', 10, 2, 0.5, '["get_transfer"]', 2000);
     `);
-    expect(migrateSqliteMessageStore(db).applied).toEqual([3]);
+    expect(migrateSqliteMessageStore(db).applied).toEqual([3, 4]);
     const store = createSqliteMessageStore(db);
     const { items } = await store.listConversations("acme", { limit: 10 });
     expect(items).toEqual([

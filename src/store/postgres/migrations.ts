@@ -193,4 +193,12 @@ CREATE TABLE api_tokens (
 CREATE INDEX api_tokens_operator ON api_tokens (operator_id, created_at);
 `,
   },
+  {
+    version: 4,
+    name: "what the worker read from inbound media",
+    // A transcript, a receipt's slots, a document's text or why it could not be read.
+    sql: `
+ALTER TABLE messages ADD COLUMN reading jsonb;
+`,
+  },
 ];

@@ -1,6 +1,6 @@
 import type { Pool } from "pg";
 import type { DeliveryStatus } from "../../delivery/index.js";
-import { phoneNumberIdOfConversation } from "../../whatsapp/index.js";
+import { type MediaReading, phoneNumberIdOfConversation } from "../../whatsapp/index.js";
 import { StoreUnknownConversationError } from "../errors.js";
 import type {
   ConversationState,
@@ -141,6 +141,20 @@ export function createRecordWrites(pool: Pool, tables: TableNames) {
         turnValues(turn, PG_VALUES),
       );
       return result.rowCount === 1 ? "recorded" : "duplicate";
+    },
+
+    async recordMediaReading(
+      tenantId: string,
+      _conversationKey: string,
+      wamid: string,
+      reading: MediaReading,
+    ): Promise<"applied" | "unknown_message"> {
+      const result = await pool.query(
+        `UPDATE ${tables.messages} SET reading = $3::jsonb
+         WHERE tenant_id = $1 AND wamid = $2 AND direction = 'inbound'`,
+        [tenantId, wamid, JSON.stringify(reading)],
+      );
+      return result.rowCount === 0 ? "unknown_message" : "applied";
     },
   };
 }

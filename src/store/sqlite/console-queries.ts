@@ -31,9 +31,10 @@ const MESSAGE_SELECT = `
   LEFT JOIN store_deliveries d
     ON m.direction = 'outbound' AND d.tenant_id = m.tenant_id AND d.wamid = m.wamid`;
 
-type SqliteMessageRow = Omit<MessageRow, "body" | "content"> & {
+type SqliteMessageRow = Omit<MessageRow, "body" | "content" | "reading"> & {
   body: string | null;
   content: string | null;
+  reading: string | null;
 };
 
 const NEWEST_CONVERSATIONS = "ORDER BY c.last_activity_at DESC, c.conversation_key DESC LIMIT ?";
@@ -96,6 +97,7 @@ export function createSqliteConsoleQueries(db: SqliteDatabase) {
             ...row,
             body: row.body === null ? null : JSON.parse(row.body),
             content: row.content === null ? null : JSON.parse(row.content),
+            reading: row.reading === null ? null : JSON.parse(row.reading),
           }),
         (row) => ({ atMs: msOf(row.at), tieBreaker: String(row.id) }),
       );

@@ -210,4 +210,12 @@ CREATE TABLE store_api_tokens (
 CREATE INDEX store_api_tokens_operator ON store_api_tokens (operator_id, created_at);
 `,
   },
+  {
+    version: 4,
+    name: "what the worker read from inbound media",
+    // JSON text: a transcript, a receipt's slots, a document's text or why it could not be read.
+    sql: `
+ALTER TABLE store_messages ADD COLUMN reading TEXT;
+`,
+  },
 ];

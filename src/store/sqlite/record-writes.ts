@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from "../../sqlite/index.js";
-import { phoneNumberIdOfConversation } from "../../whatsapp/index.js";
+import { type MediaReading, phoneNumberIdOfConversation } from "../../whatsapp/index.js";
 import { StoreUnknownConversationError } from "../errors.js";
 import type {
   ConversationState,
@@ -92,6 +92,9 @@ export function createSqliteRecordWrites(db: SqliteDatabase, now: () => number) 
   const updateState = db.prepare(
     "UPDATE store_conversations SET mode = ?, assigned_agent = ? WHERE conversation_key = ?",
   );
+  const setReading = db.prepare(
+    "UPDATE store_messages SET reading = ? WHERE tenant_id = ? AND wamid = ? AND direction = 'inbound'",
+  );
   const insertTurn = db.prepare(`
     INSERT INTO store_turns (turn_id, tenant_id, conversation_key, decision, agent_outcome, prompt_tokens,
                              completion_tokens, cost_usd, tools, calls, at)
@@ -154,6 +157,15 @@ export function createSqliteRecordWrites(db: SqliteDatabase, now: () => number) 
     recordTurn(turn: TurnRecord): RecordOutcome {
       const result = insertTurn.run(turnValues(turn, SQLITE_VALUES));
       return result.changes === 1 ? "recorded" : "duplicate";
+    },
+
+    recordMediaReading(
+      tenantId: string,
+      wamid: string,
+      reading: MediaReading,
+    ): "applied" | "unknown_message" {
+      const result = setReading.run(JSON.stringify(reading), tenantId, wamid);
+      return result.changes === 0 ? "unknown_message" : "applied";
     },
   };
 }

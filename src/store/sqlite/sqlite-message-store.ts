@@ -40,6 +40,8 @@ export function createSqliteMessageStore(
     setConversationState: async (conversationKey, state) =>
       writes.setConversationState(conversationKey, state),
     recordTurn: async (turn) => writes.recordTurn(turn),
+    recordMediaReading: async (tenantId, _conversationKey, wamid, reading) =>
+      writes.recordMediaReading(tenantId, wamid, reading),
     listConversations: async (tenantId, options) => queries.listConversations(tenantId, options),
     messagesOf: async (conversationKey, options) => queries.messagesOf(conversationKey, options),
     searchByCustomer: async (tenantId, prefix, limit) => queries.searchByCustomer(tenantId, prefix, limit),
