@@ -9,6 +9,7 @@ import { conversationErrorCatalog } from "./conversation/index.js";
 import { demoErrorCatalog } from "./demo/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
+import { mediaErrorCatalog } from "./media/index.js";
 import { observabilityErrorCatalog } from "./observability/index.js";
 import { outboundErrorCatalog } from "./outbound/index.js";
 import { queueErrorCatalog } from "./queue/index.js";
@@ -32,6 +33,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   demoErrorCatalog,
   observabilityErrorCatalog,
   consoleErrorCatalog,
+  mediaErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import type { TenantConfig } from "../config/index.js";
+import type { HistoryEntry } from "../conversation/index.js";
+import { createLogger } from "../observability/index.js";
+import type { InboundMessage } from "../whatsapp/index.js";
+import { resolveMediaSettings } from "./media-settings.js";
+import { createTurnMediaReader, type TurnMediaReaderDeps } from "./turn-media-reader.js";
+
+const tenant = {
+  id: "acme",
+  settings: {},
+  secrets: {},
+} as unknown as TenantConfig;
+
+let n = 0;
+function media(type: "audio" | "image" | "document", content: Record<string, unknown> = {}): InboundMessage {
+  n += 1;
+  return {
+    tenantId: "acme",
+    phoneNumberId: "1065",
+    wabaId: "1",
+    conversationKey: "acme:1065:234",
+    wamid: `wamid.m${n}`,
+    timestamp: 1,
+    receivedAt: 1,
+    type,
+    customer: { waId: "234" },
+    content: {
+      id: `media-${n}`,
+      mime_type: type === "audio" ? "audio/ogg; codecs=opus" : "image/jpeg",
+      sha256: "c2hh",
+      ...content,
+    },
+  };
+}
+
+function deps(overrides: Partial<TurnMediaReaderDeps> = {}) {
+  const history: HistoryEntry[] = [];
+  const downloads: string[] = [];
+  const base: TurnMediaReaderDeps = {
+    settings: resolveMediaSettings,
+    download: async (_tenant, request) => {
+      downloads.push(request.mediaId);
+      return { bytes: Buffer.from("bytes"), mimeType: "audio/ogg", size: 5, sha256: "c2hh" };
+    },
+    transcriber: () => async () => ({ text: "my money never drop", provider: "primary", model: "whisper-1" }),
+    state: { recent: async () => history },
+    failureOf: (error) => ({
+      code: "failed",
+      reason: error instanceof Error ? error.message : String(error),
+    }),
+    logger: createLogger({ level: "silent" }),
+    now: Date.now,
+  };
+  return { deps: { ...base, ...overrides }, history, downloads };
+}
+
+describe("the turn media reader", () => {
+  it("transcribes a voice note and leaves the text messages alone", async () => {
+    const { deps: d } = deps();
+    const voice = media("audio");
+    const reader = createTurnMediaReader(d);
+    const text: InboundMessage = { ...voice, wamid: "wamid.text", type: "text", text: "hello" };
+    expect(reader.wants([text])).toBe(false);
+    expect(reader.wants([text, voice])).toBe(true);
+    const read = await reader.read({
+      tenant,
+      conversationKey: voice.conversationKey,
+      messages: [text, voice],
+    });
+    expect(Object.keys(read.readings)).toEqual([voice.wamid]);
+    expect(read.readings[voice.wamid]?.transcript?.text).toBe("my money never drop");
+    expect(read.notice).toBeUndefined();
+  });
+
+  it("marks a voice note it could not download and says so once for the turn, however many failed", async () => {
+    const { deps: d } = deps({
+      download: async () => {
+        throw new Error("gone for good");
+      },
+    });
+    const reader = createTurnMediaReader(d);
+    const [a, b] = [media("audio"), media("audio")];
+    const read = await reader.read({ tenant, conversationKey: a.conversationKey, messages: [a, b] });
+    expect(read.readings[a.wamid]?.failure).toEqual({ code: "failed", reason: "gone for good" });
+    expect(read.readings[b.wamid]?.failure?.code).toBe("failed");
+    expect(read.notice?.text).toContain("voice note");
+  });
+
+  it("without speech to text: no download, and the please-type line at most once an hour", async () => {
+    const { deps: d, history, downloads } = deps({ transcriber: () => undefined });
+    const reader = createTurnMediaReader(d);
+    const voice = media("audio");
+    const first = await reader.read({ tenant, conversationKey: voice.conversationKey, messages: [voice] });
+    expect(first.readings[voice.wamid]?.failure?.code).toBe("no_transcriber");
+    expect(first.notice?.text).toMatch(/type/);
+    expect(downloads).toEqual([]);
+    history.push({ at: Date.now() - 10 * 60_000, from: "bot", type: "media_notice", text: "…" });
+    const again = await reader.read({
+      tenant,
+      conversationKey: voice.conversationKey,
+      messages: [media("audio")],
+    });
+    expect(again.notice).toBeUndefined();
+    history.splice(0, 1, { at: Date.now() - 61 * 60_000, from: "bot", type: "media_notice", text: "…" });
+    const later = await reader.read({
+      tenant,
+      conversationKey: voice.conversationKey,
+      messages: [media("audio")],
+    });
+    expect(later.notice?.text).toMatch(/type/);
+  });
+
+  it("describes a picture without vision and never downloads it; a PDF's text is read", async () => {
+    const { deps: d, downloads } = deps({ pdfText: async () => "Invoice 42: 2 bags of rice" });
+    const reader = createTurnMediaReader(d);
+    const picture = media("image", { caption: "see the debit alert" });
+    const pdf = media("document", { mime_type: "application/pdf", filename: "invoice.pdf" });
+    const read = await reader.read({
+      tenant,
+      conversationKey: picture.conversationKey,
+      messages: [picture, pdf],
+    });
+    expect(read.readings[picture.wamid]?.description).toBe(
+      '[picture: image/jpeg, caption: "see the debit alert"]',
+    );
+    expect(read.readings[pdf.wamid]?.extractedText).toBe("Invoice 42: 2 bags of rice");
+    expect(downloads).toEqual([(pdf.content as { id: string }).id]);
+    expect(read.notice).toBeUndefined();
+  });
+
+  it("hands the transcriber the conversation's language and the tenant's cap to the downloader", async () => {
+    const seen: { language?: string; maxBytes?: number }[] = [];
+    const { deps: d, history } = deps({
+      download: async (_t, request) => {
+        seen.push({ ...(request.maxBytes === undefined ? {} : { maxBytes: request.maxBytes }) });
+        return { bytes: Buffer.from("x"), mimeType: "audio/ogg", size: 1, sha256: "c2hh" };
+      },
+      transcriber: () => async (_audio, options) => {
+        seen.push({ ...(options.language === undefined ? {} : { language: options.language }) });
+        return { text: "sannu", provider: "primary", model: "m" };
+      },
+      languageOf: (texts) => (texts.some((text) => text.includes("ina kwana")) ? "ha" : undefined),
+    });
+    history.push({ at: 1, from: "customer", type: "text", text: "ina kwana" });
+    const capped = { ...tenant, settings: { media: { maxBytes: { audio: 1000 } } } } as TenantConfig;
+    const voice = media("audio");
+    await createTurnMediaReader(d).read({
+      tenant: capped,
+      conversationKey: voice.conversationKey,
+      messages: [voice],
+    });
+    expect(seen).toEqual([{ maxBytes: 1000 }, { language: "ha" }]);
+  });
+});
