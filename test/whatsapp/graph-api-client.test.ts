@@ -284,6 +284,25 @@ describe("Graph API client: mark as read, typing, media", () => {
     ).toThrow(TypeError);
   });
 
+  it("uploads a file as multipart and gets back an id the fake serves; a wrong type is Meta's 131053", async () => {
+    const f = await fake();
+    const graph = client(f.url);
+    const bytes = Buffer.from("%PDF-1.4 receipt", "latin1");
+    const { id } = await graph.uploadMedia(PHONE_NUMBER_ID, {
+      bytes,
+      mimeType: "application/pdf",
+      fileName: "receipt.pdf",
+    });
+    const media = await graph.getMediaUrl(id);
+    expect(media).toMatchObject({ mimeType: "application/pdf", fileSize: bytes.length });
+    expect((await graph.downloadMedia(media.url, { maxBytes: 1000 })).equals(bytes)).toBe(true);
+    const refused = await failure(
+      graph.uploadMedia(PHONE_NUMBER_ID, { bytes, mimeType: "image/gif", fileName: "a.gif" }),
+    );
+    expect(refused).toMatchObject({ graphCode: 131053, status: 400, operation: "upload media" });
+    expectNoSecret(refused, GRAPH_TOKEN);
+  });
+
   it("reports unknown media as Meta's 404 error 100", async () => {
     const f = await fake();
     const error = await failure(client(f.url).getMediaUrl("404404"));
