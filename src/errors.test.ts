@@ -9,6 +9,7 @@ import { conversationErrorCatalog } from "./conversation/index.js";
 import { demoErrorCatalog } from "./demo/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
+import { mediaErrorCatalog } from "./media/index.js";
 import { observabilityErrorCatalog } from "./observability/index.js";
 import { outboundErrorCatalog } from "./outbound/index.js";
 import { queueErrorCatalog } from "./queue/index.js";
@@ -21,6 +22,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   mainErrorCatalog,
   whatsappErrorCatalog,
   graphApiErrorCatalog,
+  mediaErrorCatalog,
   queueErrorCatalog,
   ingressErrorCatalog,
   outboundErrorCatalog,
