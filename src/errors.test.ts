@@ -22,6 +22,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   mainErrorCatalog,
   whatsappErrorCatalog,
   graphApiErrorCatalog,
+  mediaErrorCatalog,
   queueErrorCatalog,
   ingressErrorCatalog,
   outboundErrorCatalog,
@@ -33,7 +34,6 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   demoErrorCatalog,
   observabilityErrorCatalog,
   consoleErrorCatalog,
-  mediaErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

@@ -15,6 +15,7 @@ export {
   type HistoryEntry,
   type JournaledTurn,
   type ReplyButton,
+  type ReplyMedia,
   type Responder,
   ResponderBusyError,
   type ResumedTurn,

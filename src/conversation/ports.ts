@@ -1,4 +1,5 @@
 import type { TenantConfig } from "../config/index.js";
+import type { OutboundMedia } from "../media/media-message-body.js";
 import type { InboundMessage, MediaReading } from "../whatsapp/index.js";
 
 /** A reply button: `id` comes back as the customer's `replyId` when tapped. */
@@ -27,13 +28,26 @@ export interface ReplyList {
 }
 
 /**
+ * A reply's media: an uploaded `id` or an https `link` (exactly one), a
+ * `caption` (image, video, document), a `fileName` (document), `voice` (audio).
+ */
+export type ReplyMedia = OutboundMedia;
+
+/**
  * One message of a reply, free of Graph API types: a text, optionally with
- * up to 3 reply buttons or (instead) a list.
+ * up to 3 reply buttons or (instead) a list; or a media message.
  */
 export interface TurnReply {
   readonly text: string;
   readonly buttons?: readonly ReplyButton[];
   readonly list?: ReplyList;
+  /**
+   * Sends the reply as this media message instead: `text` becomes the caption
+   * of an image, video or document that has none; audio and stickers take no
+   * caption, so their `text` is not sent (queue it as a reply of its own).
+   * Buttons and lists are not sent with media.
+   */
+  readonly media?: ReplyMedia;
   /** Sending this hands the conversation to a human: the bot stays silent until it is given back. */
   readonly handoff?: boolean;
 }

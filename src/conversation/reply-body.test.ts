@@ -56,3 +56,37 @@ describe("reply templates", () => {
     expect(() => resolveResponderSettings(tenant({ replies: { x: untitled } }))).toThrow(/needs a title/);
   });
 });
+
+describe("media replies", () => {
+  const to = { messaging_product: "whatsapp", to: "+2348012345678" };
+
+  it("keeps text replies as they were", () => {
+    expect(replyBody({ text: "How far?" })).toEqual({ type: "text", text: { body: "How far?" } });
+  });
+
+  it("sends media by id or link, with the text as the caption where the kind takes one", () => {
+    const image = replyBody({
+      text: "Your receipt",
+      media: { kind: "image", link: "https://cdn.test/r.png" },
+    });
+    expect(image).toEqual({
+      type: "image",
+      image: { link: "https://cdn.test/r.png", caption: "Your receipt" },
+    });
+    const document = replyBody({
+      text: "ignored",
+      media: { kind: "document", id: "42", caption: "Statement", fileName: "statement.pdf" },
+    });
+    expect(document).toEqual({
+      type: "document",
+      document: { id: "42", caption: "Statement", filename: "statement.pdf" },
+    });
+    const voice = replyBody({ text: "transcript", media: { kind: "audio", id: "43", voice: true } });
+    expect(voice).toEqual({ type: "audio", audio: { id: "43", voice: true } });
+    for (const body of [image, document, voice])
+      expect(validateSend({ ...to, ...body })).toMatchObject({ ok: true });
+    expect(() => replyBody({ text: "", media: { kind: "image", link: "http://cdn.test/r.png" } })).toThrow(
+      /https/,
+    );
+  });
+});

@@ -1,7 +1,20 @@
+import { mediaMessageBody } from "../media/media-message-body.js";
 import type { TurnReply } from "./ports.js";
 
-/** A TurnReply as a Graph API message body (without `to`): `text`, or `interactive` with reply buttons or a list. */
+const CAPTIONED = new Set(["image", "video", "document"]);
+
+/**
+ * A TurnReply as a Graph API message body (without `to`): `text`, `interactive`
+ * with reply buttons or a list, or a media message (`image`, `document`, `audio`…)
+ * when it has `media`. Throws InvalidMediaMessageError for media Meta would refuse.
+ */
 export function replyBody(reply: TurnReply): Readonly<Record<string, unknown>> {
+  if (reply.media !== undefined) {
+    const { media } = reply;
+    const caption =
+      media.caption ?? (CAPTIONED.has(media.kind) && reply.text !== "" ? reply.text : undefined);
+    return mediaMessageBody(caption === undefined ? media : { ...media, caption });
+  }
   if (reply.list !== undefined) {
     return {
       type: "interactive",

@@ -1,6 +1,11 @@
 import type { z } from "zod";
-import { UnexpectedResponseError } from "./graph-api-errors.js";
-import { mediaInfoSchema, sendSuccessSchema, successFlagSchema } from "./graph-api-schemas.js";
+import { MediaHostNotAllowedError, UnexpectedResponseError } from "./graph-api-errors.js";
+import {
+  mediaInfoSchema,
+  sendSuccessSchema,
+  successFlagSchema,
+  uploadSuccessSchema,
+} from "./graph-api-schemas.js";
 import { graphErrorFromResponse } from "./graph-error-from-response.js";
 import {
   createHttpTransport,
@@ -8,6 +13,8 @@ import {
   type HttpResponse,
   type HttpTransport,
 } from "./http-transport.js";
+import { checkMediaHostSuffixes, DEFAULT_MEDIA_HOST_SUFFIXES, hostMatchesSuffix } from "./media-hosts.js";
+import { multipartBody } from "./multipart-body.js";
 
 /** What the client is given: the wire and the clock. */
 export interface GraphApiClientDeps {
@@ -29,6 +36,20 @@ export interface GraphApiClientOptions {
   readonly timeoutMs: number;
   /** Largest JSON answer read, bytes; default 1 MiB. */
   readonly maxResponseBytes?: number;
+  /**
+   * Hosts a media download URL may be on (a suffix matches itself and its
+   * subdomains, on a dot boundary), reached over https only; the Graph API
+   * base URL's own host is always allowed. Default DEFAULT_MEDIA_HOST_SUFFIXES.
+   */
+  readonly mediaHostSuffixes?: readonly string[];
+}
+
+/** A file to upload with `uploadMedia`. */
+export interface MediaUpload {
+  readonly bytes: Uint8Array;
+  /** Sent as Meta's `type` field and the file part's type, e.g. `image/jpeg`, `audio/ogg; codecs=opus`. */
+  readonly mimeType: string;
+  readonly fileName: string;
 }
 
 /** A Cloud API message body without `messaging_product` (the client adds it): `to` or `recipient`, `type`, `<type>`. */
@@ -69,12 +90,29 @@ export interface GraphApiClient {
   getMediaUrl(mediaId: string, options?: { readonly phoneNumberId?: string }): Promise<MediaInfo>;
   /**
    * The bytes at a `getMediaUrl` URL, at most `maxBytes`. The token is sent only
-   * over https or to the configured Graph API origin. `timeoutMs` defaults to the client's.
+   * to the Graph API base URL's host or, over https, to a host ending in an allowed
+   * suffix (`allowedHostSuffixes`, default the client's `mediaHostSuffixes`); any
+   * other URL is refused with MediaHostNotAllowedError before a request is made.
+   * `timeoutMs` defaults to the client's.
    */
   downloadMedia(
     url: string,
-    options: { readonly maxBytes: number; readonly timeoutMs?: number },
+    options: {
+      readonly maxBytes: number;
+      readonly timeoutMs?: number;
+      readonly allowedHostSuffixes?: readonly string[];
+    },
   ): Promise<Buffer>;
+  /**
+   * Uploads a file (`POST /{phone-number-id}/media`, multipart, with
+   * `messaging_product=whatsapp`, `type` and `file`) and returns its media id,
+   * usable in sends for 30 days. Meta refuses a wrong MIME type with 131053.
+   */
+  uploadMedia(
+    phoneNumberId: string,
+    file: MediaUpload,
+    options?: { readonly timeoutMs?: number },
+  ): Promise<{ readonly id: string }>;
   /** Closes the transport if the client created it. */
   close(): Promise<void>;
 }
@@ -104,6 +142,12 @@ export function createGraphApiClient(
   const now = deps.now ?? Date.now;
   const auth = { authorization: `Bearer ${options.token}` };
   const maxResponseBytes = options.maxResponseBytes ?? 1024 * 1024;
+  const mediaHosts = checkMediaHostSuffixes(options.mediaHostSuffixes ?? DEFAULT_MEDIA_HOST_SUFFIXES);
+  /** Whether the token may go to `target`: the Graph API's own host, or an allowed host over https. */
+  const mayCarryToken = (target: URL, suffixes: readonly string[]): boolean =>
+    (target.hostname === base.hostname &&
+      (target.protocol === base.protocol || target.protocol === "https:")) ||
+    (target.protocol === "https:" && hostMatchesSuffix(target.hostname, suffixes));
 
   const call = async (spec: Omit<HttpRequest, "timeoutMs" | "maxBytes"> & Partial<HttpRequest>) => {
     const response = await transport.request({
@@ -184,18 +228,41 @@ export function createGraphApiClient(
     },
 
     async downloadMedia(url, downloadOptions) {
+      const operation = "download media";
       const target = new URL(url);
-      // Never hand the token to a third party in clear text.
-      const trusted = target.protocol === "https:" || target.origin === base.origin;
+      const suffixes =
+        downloadOptions.allowedHostSuffixes === undefined
+          ? mediaHosts
+          : checkMediaHostSuffixes(downloadOptions.allowedHostSuffixes);
+      if (target.username !== "" || target.password !== "" || !mayCarryToken(target, suffixes)) {
+        throw new MediaHostNotAllowedError(operation, target.host, target.protocol);
+      }
       const response = await call({
-        operation: "download media",
+        operation,
         method: "GET",
         url: target,
-        headers: trusted ? auth : {},
+        headers: auth,
         maxBytes: downloadOptions.maxBytes,
         timeoutMs: downloadOptions.timeoutMs ?? options.timeoutMs,
       });
       return response.body;
+    },
+
+    async uploadMedia(phoneNumberId, file, uploadOptions = {}) {
+      const operation = "upload media";
+      const { body, contentType } = await multipartBody(
+        { messaging_product: "whatsapp", type: file.mimeType },
+        { field: "file", bytes: file.bytes, mimeType: file.mimeType, fileName: file.fileName },
+      );
+      const response = await call({
+        operation,
+        method: "POST",
+        url: new URL(`${root}/${encodeURIComponent(phoneNumberId)}/media`),
+        headers: { ...auth, "content-type": contentType, accept: "application/json" },
+        body,
+        timeoutMs: uploadOptions.timeoutMs ?? options.timeoutMs,
+      });
+      return { id: parse(operation, response, uploadSuccessSchema).id };
     },
 
     async close() {

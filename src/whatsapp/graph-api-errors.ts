@@ -23,6 +23,11 @@ export const graphApiErrorCatalog = {
     code: "SS_WHATSAPP_RESPONSE_TOO_LARGE",
     meaning: "A Graph API answer or media download is larger than allowed; it was not read further.",
   },
+  mediaHostNotAllowed: {
+    code: "SS_WHATSAPP_MEDIA_HOST_NOT_ALLOWED",
+    meaning:
+      "A media download URL is not on the Graph API's host nor (over https) on an allowed media host suffix; nothing was sent to it, so the bearer token stayed home.",
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /** What Meta said about a refused call, as parsed from its error body and headers. */
@@ -150,5 +155,24 @@ export class ResponseTooLargeError extends SharpsharpError {
     );
     this.operation = operation;
     this.limitBytes = limitBytes;
+  }
+}
+
+/**
+ * A media URL points outside the hosts the bearer token may go to (the Graph
+ * API's own host, or an allowed suffix over https). No request was made. The
+ * message names the host only, never the signed URL.
+ */
+export class MediaHostNotAllowedError extends SharpsharpError {
+  readonly operation: string;
+  readonly host: string;
+
+  constructor(operation: string, host: string, protocol: string) {
+    super(
+      graphApiErrorCatalog.mediaHostNotAllowed.code,
+      `Graph API ${operation}: refused to send the token to ${protocol}//${host} (not the Graph API host nor an allowed media host over https)`,
+    );
+    this.operation = operation;
+    this.host = host;
   }
 }

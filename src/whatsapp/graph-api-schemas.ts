@@ -29,6 +29,9 @@ export const mediaInfoSchema = z.looseObject({
   id: z.string().optional(),
 });
 
+/** `POST /{phone-number-id}/media` stored the file. */
+export const uploadSuccessSchema = z.looseObject({ id: z.string().min(1) });
+
 /** Meta's error body; every field is optional and a wrong type drops just that field. */
 export const graphErrorBodySchema = z.looseObject({
   error: z.looseObject({

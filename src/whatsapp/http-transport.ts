@@ -9,7 +9,8 @@ export interface HttpRequest {
   readonly method: "GET" | "POST";
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
+  /** A string is sent as UTF-8; bytes as they are. */
+  readonly body?: string | Uint8Array;
   /** The whole exchange (connect, send, answer, body) must finish within this, ms. */
   readonly timeoutMs: number;
   /** The answer's body may hold at most this many bytes. */
@@ -68,7 +69,12 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     new Promise((resolve, reject) => {
       const secure = spec.url.protocol === "https:";
       const headers: Record<string, string> = { ...spec.headers };
-      const payload = spec.body === undefined ? undefined : Buffer.from(spec.body, "utf8");
+      const payload =
+        spec.body === undefined
+          ? undefined
+          : typeof spec.body === "string"
+            ? Buffer.from(spec.body, "utf8")
+            : Buffer.from(spec.body.buffer, spec.body.byteOffset, spec.body.byteLength);
       if (payload !== undefined) headers["content-length"] = String(payload.length);
       let written = false;
       let settled = false;

@@ -18,6 +18,7 @@ export {
   type GraphApiClientDeps,
   type GraphApiClientOptions,
   type MediaInfo,
+  type MediaUpload,
   type OutboundMessageBody,
   type SendContact,
   type SendResult,
@@ -26,6 +27,7 @@ export {
   GraphApiError,
   type GraphApiErrorInit,
   graphApiErrorCatalog,
+  MediaHostNotAllowedError,
   ResponseTooLargeError,
   TransportError,
   type TransportFailure,
@@ -51,5 +53,6 @@ export type {
   RecordOnlyMessageEvent,
   StatusEvent,
 } from "./inbound-types.js";
+export { checkMediaHostSuffixes, DEFAULT_MEDIA_HOST_SUFFIXES, hostMatchesSuffix } from "./media-hosts.js";
 export { FUTURE_TOLERANCE_SECONDS } from "./normalize-message.js";
 export { type ParseWebhookOptions, parseWebhook } from "./parse-webhook.js";

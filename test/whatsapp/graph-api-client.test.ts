@@ -8,6 +8,7 @@ import {
   type GraphApiClient,
   GraphApiError,
   type HttpRequest,
+  MediaHostNotAllowedError,
   ResponseTooLargeError,
   TransportError,
 } from "../../src/whatsapp/index.js";
@@ -189,7 +190,7 @@ describe("Graph API client: mark as read, typing, media", () => {
       ["read", "accepted"],
       ["read", "accepted"],
     ]);
-    expect(seen.map((r) => JSON.parse(r.body ?? "{}"))).toEqual([
+    expect(seen.map((r) => JSON.parse(String(r.body ?? "{}")))).toEqual([
       { messaging_product: "whatsapp", status: "read", message_id: wamid },
       fixtureJson("send-request-mark-read-typing"),
     ]);
@@ -221,6 +222,85 @@ describe("Graph API client: mark as read, typing, media", () => {
       ["media-download", "accepted"],
       ["media-download", "rejected"],
     ]);
+  });
+
+  it("sends the token only to the Graph API host or an allowed media host over https", async () => {
+    const seen: HttpRequest[] = [];
+    const recording = {
+      async request(request: HttpRequest) {
+        seen.push(request);
+        return { status: 200, headers: {}, body: Buffer.from("ok") };
+      },
+      close: async () => undefined,
+    };
+    const graph = createGraphApiClient(
+      { transport: recording },
+      { baseUrl: "http://127.0.0.1:9", version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 1000 },
+    );
+    const allowed = [
+      "https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=1&ext=2&hash=ATs",
+      "https://fbsbx.com/x",
+      "http://127.0.0.1:9/media-download/1",
+      "http://127.0.0.1:10/media-download/1",
+    ];
+    for (const url of allowed) await graph.downloadMedia(url, { maxBytes: 10 });
+    expect(seen.map((r) => r.headers.authorization)).toEqual(allowed.map(() => `Bearer ${GRAPH_TOKEN}`));
+
+    const refused = [
+      "https://evilfbsbx.com/x?hash=secret-signature",
+      "https://fbsbx.com.evil.net/x",
+      "http://lookaside.fbsbx.com/x",
+      "https://localhost/x",
+      "http://localhost:9/x",
+      "https://user:pw@lookaside.fbsbx.com/x",
+    ];
+    for (const url of refused) {
+      const error = await failure(graph.downloadMedia(url, { maxBytes: 10 }));
+      expect(error).toBeInstanceOf(MediaHostNotAllowedError);
+      expect(error).toMatchObject({ code: "SS_WHATSAPP_MEDIA_HOST_NOT_ALLOWED" });
+      expectNoSecret(error, "secret-signature");
+      expectNoSecret(error, GRAPH_TOKEN);
+    }
+    const narrowed = await failure(
+      graph.downloadMedia("https://lookaside.fbsbx.com/x", {
+        maxBytes: 10,
+        allowedHostSuffixes: ["cdn.test"],
+      }),
+    );
+    expect(narrowed).toBeInstanceOf(MediaHostNotAllowedError);
+    await graph.downloadMedia("https://a.cdn.test/x", { maxBytes: 10, allowedHostSuffixes: ["cdn.test"] });
+    expect(seen).toHaveLength(allowed.length + 1);
+    expect(() =>
+      createGraphApiClient(
+        { transport: recording },
+        {
+          baseUrl: "http://127.0.0.1:9",
+          version: "v25.0",
+          token: "t",
+          timeoutMs: 1,
+          mediaHostSuffixes: ["*.x"],
+        },
+      ),
+    ).toThrow(TypeError);
+  });
+
+  it("uploads a file as multipart and gets back an id the fake serves; a wrong type is Meta's 131053", async () => {
+    const f = await fake();
+    const graph = client(f.url);
+    const bytes = Buffer.from("%PDF-1.4 receipt", "latin1");
+    const { id } = await graph.uploadMedia(PHONE_NUMBER_ID, {
+      bytes,
+      mimeType: "application/pdf",
+      fileName: "receipt.pdf",
+    });
+    const media = await graph.getMediaUrl(id);
+    expect(media).toMatchObject({ mimeType: "application/pdf", fileSize: bytes.length });
+    expect((await graph.downloadMedia(media.url, { maxBytes: 1000 })).equals(bytes)).toBe(true);
+    const refused = await failure(
+      graph.uploadMedia(PHONE_NUMBER_ID, { bytes, mimeType: "image/gif", fileName: "a.gif" }),
+    );
+    expect(refused).toMatchObject({ graphCode: 131053, status: 400, operation: "upload media" });
+    expectNoSecret(refused, GRAPH_TOKEN);
   });
 
   it("reports unknown media as Meta's 404 error 100", async () => {

@@ -7,6 +7,7 @@ import { graphError } from "./graph-error.js";
 import { registerMediaRoutes } from "./media-routes.js";
 import { registerSendRoute } from "./send-route.js";
 import { registerTemplateRoutes } from "./template-routes.js";
+import { registerUploadRoute } from "./upload-route.js";
 
 /** Meta refuses bodies past a few MiB; 1 MiB is plenty for any valid send. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -51,6 +52,7 @@ export function buildFakeGraphApp(ctx: FakeGraphContext, logger: Logger, reset: 
 
   registerSendRoute(app, ctx);
   registerMediaRoutes(app, ctx);
+  registerUploadRoute(app, ctx);
   registerTemplateRoutes(app, ctx);
   registerControlRoutes(app, ctx, reset);
   return app;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FORCEABLE_ERROR_CODES, type ForceableErrorCode } from "./graph-error.js";
+import { createMediaFaults, type MediaFault, type MediaFaults, mediaFaultSchema } from "./media-faults.js";
 import { customerKey } from "./validate-send.js";
 
 /** An error forced onto message sends. */
@@ -22,6 +23,8 @@ export interface FaultSettings {
   /** Until this time (ms since the epoch) every Graph API call is answered 503 (error 131016). */
   readonly outageUntil?: number;
   readonly forcedErrors: readonly ForcedError[];
+  /** Faults on media ids: expired URLs, corrupted bytes, failing downloads or lookups. */
+  readonly mediaFaults: readonly MediaFault[];
 }
 
 const forcedErrorSchema = z.strictObject({
@@ -39,6 +42,7 @@ export const faultPatchSchema = z.strictObject({
   outageUntil: z.number().int().min(0).nullable().optional(),
   outageForMs: z.number().int().min(0).optional(),
   forcedErrors: z.array(forcedErrorSchema).optional(),
+  mediaFaults: z.array(mediaFaultSchema).optional(),
 });
 export type FaultPatch = z.infer<typeof faultPatchSchema>;
 
@@ -51,6 +55,8 @@ export interface Faults {
   rollError(): boolean;
   /** The forced error for a send to `address`, counting it against `times`. */
   takeForced(address: string): ForceableErrorCode | undefined;
+  /** The media faults, counted as the media routes answer. */
+  readonly media: MediaFaults;
 }
 
 interface ActiveForcedError {
@@ -66,6 +72,7 @@ export function createFaults(initial: FaultPatch, deps: { now: () => number; ran
   let hangRate = 0;
   let outageUntil: number | undefined;
   let forced: ActiveForcedError[] = [];
+  const media = createMediaFaults();
 
   const roll = (rate: number) => rate > 0 && deps.random() < rate;
   const settings = (): FaultSettings => ({
@@ -78,6 +85,7 @@ export function createFaults(initial: FaultPatch, deps: { now: () => number; ran
       ...(entry.remaining === undefined ? {} : { times: entry.remaining }),
       ...(entry.recipients === undefined ? {} : { recipients: [...entry.recipients] }),
     })),
+    mediaFaults: media.settings(),
   });
 
   const update = (patch: FaultPatch): FaultSettings => {
@@ -86,6 +94,7 @@ export function createFaults(initial: FaultPatch, deps: { now: () => number; ran
       errorRate = latencyMs = hangRate = 0;
       outageUntil = undefined;
       forced = [];
+      media.set([]);
     }
     errorRate = valid.errorRate ?? errorRate;
     latencyMs = valid.latencyMs ?? latencyMs;
@@ -99,6 +108,7 @@ export function createFaults(initial: FaultPatch, deps: { now: () => number; ran
         recipients: entry.recipients === undefined ? undefined : new Set(entry.recipients.map(customerKey)),
       }));
     }
+    if (valid.mediaFaults !== undefined) media.set(valid.mediaFaults);
     return settings();
   };
 
@@ -107,6 +117,7 @@ export function createFaults(initial: FaultPatch, deps: { now: () => number; ran
     settings,
     update,
     inOutage: () => outageUntil !== undefined && deps.now() < outageUntil,
+    media,
     rollHang: () => roll(hangRate),
     rollError: () => roll(errorRate),
     takeForced(address) {

@@ -1,5 +1,5 @@
 /** Error codes the fake answers with, each in the shape Meta uses for it. */
-export type GraphErrorCode = 100 | 190 | 368 | 130429 | 131000 | 131016 | 131026 | 131047 | 131056;
+export type GraphErrorCode = 100 | 190 | 368 | 130429 | 131000 | 131016 | 131026 | 131047 | 131053 | 131056;
 
 /** Codes a test may force onto sends (see FaultSettings.forcedErrors). */
 export const FORCEABLE_ERROR_CODES = [190, 368, 130429, 131000, 131016, 131026, 131047, 131056] as const;
@@ -49,6 +49,11 @@ const TEMPLATES: Record<GraphErrorCode, Template> = {
     title: "Re-engagement message",
     details:
       "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+  },
+  131053: {
+    status: 400,
+    title: "Media upload error",
+    details: "Unable to upload the media used in the message.",
   },
   131056: {
     status: 400,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkToken, type FakeGraphContext, passOutage } from "./fake-graph-context.js";
-import { type GraphErrorReply, unknownObjectError } from "./graph-error.js";
+import { type GraphErrorReply, graphError, unknownObjectError } from "./graph-error.js";
 import type { FakeRequestKind } from "./records.js";
 
 /** Meta's media URLs stop working after about 5 minutes. */
@@ -51,7 +51,10 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: FakeGraphContext)
       const { mediaId } = request.params;
       const media = ctx.media.get(mediaId);
       if (media === undefined) return unknownObjectError(mediaId, ctx.ids.traceId(), "get");
-      const expires = String(Math.floor((ctx.now() + MEDIA_URL_TTL_MS) / 1000));
+      if (ctx.faults.media.takeLookupFailure(mediaId)) return graphError(131000, ctx.ids.traceId());
+      // An `expireUrls` fault hands out a URL whose time is up already.
+      const ttl = ctx.faults.media.takeExpiredUrl(mediaId) ? -1000 : MEDIA_URL_TTL_MS;
+      const expires = String(Math.floor((ctx.now() + ttl) / 1000));
       const base = ctx.publicUrl ?? `${request.protocol}://${request.host}`;
       const query = new URLSearchParams({ mid: mediaId, ext: expires, hash: urlHash(mediaId, expires) });
       reply.send({
@@ -78,7 +81,13 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: FakeGraphContext)
         ctx.now() <= Number(ext) * 1000;
       // Meta answers an expired or unknown URL with a plain 404.
       if (!valid) return unknownObjectError(mediaId, ctx.ids.traceId(), "get");
-      reply.header("content-type", media.mimeType).send(media.bytes);
+      if (ctx.faults.media.takeDownloadFailure(mediaId)) return graphError(131000, ctx.ids.traceId());
+      let bytes = media.bytes;
+      if (ctx.faults.media.isCorrupt(mediaId) && bytes.length > 0) {
+        bytes = Buffer.from(bytes);
+        bytes[0] = (bytes[0] as number) ^ 0xff;
+      }
+      reply.header("content-type", media.mimeType).send(bytes);
       return undefined;
     }),
   );

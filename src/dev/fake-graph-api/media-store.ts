@@ -15,6 +15,8 @@ export interface StoredMedia {
 
 export interface MediaStore {
   add(id: string, media: FakeMedia): void;
+  /** Stores an uploaded file under a fresh numeric id, as Meta's are, and returns the id. */
+  addUploaded(media: FakeMedia): string;
   get(id: string): StoredMedia | undefined;
   clear(): void;
 }
@@ -22,14 +24,22 @@ export interface MediaStore {
 /** Media files by id, in memory. */
 export function createMediaStore(): MediaStore {
   const files = new Map<string, StoredMedia>();
+  let uploads = 0;
+  const add = (id: string, media: FakeMedia) => {
+    const bytes = Buffer.from(media.bytes);
+    files.set(id, {
+      bytes,
+      mimeType: media.mimeType,
+      sha256: createHash("sha256").update(bytes).digest("base64"),
+    });
+  };
   return {
-    add(id, media) {
-      const bytes = Buffer.from(media.bytes);
-      files.set(id, {
-        bytes,
-        mimeType: media.mimeType,
-        sha256: createHash("sha256").update(bytes).digest("base64"),
-      });
+    add,
+    addUploaded(media) {
+      uploads += 1;
+      const id = String(1_453_920_184_000_000n + BigInt(uploads));
+      add(id, media);
+      return id;
     },
     get: (id) => files.get(id),
     clear: () => files.clear(),

@@ -15,7 +15,7 @@ export interface FakeMessageRecord {
   readonly receivedAt: number;
 }
 
-export type FakeRequestKind = "send" | "read" | "media-url" | "media-download";
+export type FakeRequestKind = "send" | "read" | "media-url" | "media-download" | "media-upload";
 
 /** One call of the Graph API endpoints and what the fake answered. */
 export interface FakeRequestRecord {

@@ -25,6 +25,18 @@ function successBody(send: MessageSend, wamid: string) {
   return { messaging_product: "whatsapp", contacts: [contact], messages: [message] };
 }
 
+const MEDIA_TYPES = new Set(["image", "audio", "video", "document", "sticker"]);
+
+/** A media send by an id the fake never stored is refused, as Meta refuses an unknown attachment id. */
+function unknownMedia(ctx: FakeGraphContext, send: MessageSend): GraphErrorReply | undefined {
+  if (!MEDIA_TYPES.has(send.type)) return undefined;
+  const id = (send.body[send.type] as { id?: unknown }).id;
+  if (typeof id !== "string" || ctx.media.get(id) !== undefined) return undefined;
+  return graphError(100, ctx.ids.traceId(), {
+    details: `Param ${send.type}['id'] is not a valid whatsapp business account media attachment ID`,
+  });
+}
+
 /** The error Meta would answer a valid message send with right now, if any (faults, then limits). */
 function refusal(
   ctx: FakeGraphContext,
@@ -97,7 +109,7 @@ export function registerSendRoute(app: FastifyInstance, ctx: FakeGraphContext): 
       ...(send.to === undefined ? {} : { to: send.to }),
       ...(send.recipient === undefined ? {} : { recipient: send.recipient }),
     };
-    const refused = refusal(ctx, phoneNumberId, send);
+    const refused = unknownMedia(ctx, send) ?? refusal(ctx, phoneNumberId, send);
     if (refused !== undefined) return reject(refused);
 
     const wamid = ctx.ids.wamid(send.address);

@@ -39,9 +39,15 @@ function checkMedia(body: JsonObject, type: string): void {
   const hasId = typeof media.id === "string" && media.id !== "";
   const hasLink = typeof media.link === "string" && media.link !== "";
   if (hasId === hasLink) throw new InvalidParameter(`Param ${type} must have exactly one of 'id' or 'link'`);
-  if (hasLink && !/^https?:\/\/\S+$/i.test(media.link as string)) {
-    throw new InvalidParameter(`Param ${type}['link'] must be an http(s) URL`);
+  // Meta fetches linked media over https only.
+  if (hasLink && !/^https:\/\/\S+$/i.test(media.link as string)) {
+    throw new InvalidParameter(`Param ${type}['link'] must be an https URL`);
   }
+  if (media.voice !== undefined && (type !== "audio" || typeof media.voice !== "boolean")) {
+    throw new InvalidParameter(`Param ${type}['voice'] is only a boolean of audio messages`);
+  }
+  if (type === "document") optionalString(media, "filename", "document['filename']");
+  else if (media.filename !== undefined) throw new InvalidParameter(`Param ${type} cannot have a filename`);
   if (CAPTIONED.has(type)) optionalString(media, "caption", `${type}['caption']`, 1024);
   else if (media.caption !== undefined) throw new InvalidParameter(`Param ${type} cannot have a caption`);
 }
