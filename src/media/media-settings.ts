@@ -3,6 +3,7 @@ import type { TenantConfig } from "../config/index.js";
 import { SharpsharpError } from "../errors/index.js";
 import type { MediaKind } from "../whatsapp/index.js";
 import { mediaErrorCatalog } from "./errors.js";
+import { mediaLimits } from "./media-limits.js";
 
 const secretRef = z.object({ env: z.string().min(1) }).strict();
 const sttProvider = z
@@ -104,6 +105,11 @@ export function resolveMediaSettings(tenant: TenantConfig): MediaSettings {
     );
   }
   const own = parsed.data.media ?? {};
+  try {
+    mediaLimits(own.maxBytes);
+  } catch (error) {
+    throw new MediaSettingsError(tenant.id, [`media.maxBytes: ${(error as Error).message}`]);
+  }
   const provider = (named: z.infer<typeof sttProvider>): TenantSttProvider => ({
     baseUrl: named.baseUrl,
     apiKey: named.apiKey === undefined ? undefined : tenant.secrets?.[named.apiKey.env],

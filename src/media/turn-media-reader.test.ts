@@ -153,3 +153,14 @@ describe("the turn media reader", () => {
     expect(seen).toEqual([{ maxBytes: 1000 }, { language: "ha" }]);
   });
 });
+
+describe("media settings", () => {
+  it("refuses a cap above Meta's limit for the kind, naming the tenant", () => {
+    const tenantWith = (media: unknown) => ({ ...tenant, settings: { media } }) as TenantConfig;
+    expect(() => resolveMediaSettings(tenantWith({ maxBytes: { image: 6 * 1024 * 1024 } }))).toThrow(
+      /tenant "acme": invalid media settings: media.maxBytes/,
+    );
+    expect(() => resolveMediaSettings(tenantWith({ vison: true }))).toThrow(/vison/);
+    expect(resolveMediaSettings(tenantWith({ maxBytes: { image: 1024 } })).maxBytes).toEqual({ image: 1024 });
+  });
+});
