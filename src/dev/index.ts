@@ -44,14 +44,21 @@ export {
   createFakeLlm,
   type FakeLlm,
   type FakeLlmDeps,
+  type FakeLlmFaultPatch,
+  type FakeLlmFaultSettings,
   type FakeLlmOptions,
 } from "./fake-llm/create-fake-llm.js";
-export type { FakeLlmFaultPatch, FakeLlmFaultSettings, LatencySetting } from "./fake-llm/faults.js";
 export type { FakeLlmIds } from "./fake-llm/ids.js";
-export { FAULT_STATUSES, type FaultStatus } from "./fake-llm/openai-error.js";
 export type { FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
 export { type FakeLlmRule, FakeLlmRulesError } from "./fake-llm/rules.js";
-export { createSeededRandom } from "./fake-server/index.js";
+export {
+  createSeededRandom,
+  FAULT_STATUSES,
+  type FaultStatus,
+  type LatencySetting,
+  type ServiceFaultPatch,
+  type ServiceFaultSettings,
+} from "./fake-server/index.js";
 export {
   buttonReplyWebhook,
   EXAMPLE_BUSINESS,

@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
+import { FAULT_STATUSES, type FaultStatus, type LatencySetting } from "../fake-server/index.js";
 import type { FakeLlmOptions } from "./create-fake-llm.js";
-import type { LatencySetting } from "./faults.js";
-import { FAULT_STATUSES, type FaultStatus } from "./openai-error.js";
 import { compileRules, FakeLlmRulesError } from "./rules.js";
 
 /** What `sharpsharp fake-llm` runs with. */
