@@ -12,6 +12,7 @@ import { ingressErrorCatalog } from "./ingress/index.js";
 import { observabilityErrorCatalog } from "./observability/index.js";
 import { outboundErrorCatalog } from "./outbound/index.js";
 import { queueErrorCatalog } from "./queue/index.js";
+import { speechErrorCatalog } from "./speech/index.js";
 import { sqliteErrorCatalog } from "./sqlite/index.js";
 import { storeErrorCatalog } from "./store/index.js";
 import { graphApiErrorCatalog, whatsappErrorCatalog } from "./whatsapp/index.js";
@@ -32,6 +33,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   demoErrorCatalog,
   observabilityErrorCatalog,
   consoleErrorCatalog,
+  speechErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

@@ -60,6 +60,22 @@ export {
   type ServiceFaultSettings,
 } from "./fake-server/index.js";
 export {
+  FAKE_STT_USAGE,
+  type FakeSttCliDeps,
+  type FakeSttCliOptions,
+  type FakeSttCliParse,
+  parseFakeSttArgs,
+} from "./fake-stt/cli-options.js";
+export {
+  createFakeStt,
+  type FakeStt,
+  type FakeSttDeps,
+  type FakeSttOptions,
+} from "./fake-stt/create-fake-stt.js";
+export type { FakeSpeechFormat } from "./fake-stt/fake-stt-context.js";
+export type { FakeSttOutcome, FakeSttRequestRecord } from "./fake-stt/records.js";
+export type { FakeTranscript, FakeTranscriptRules, TranscriptMatch } from "./fake-stt/transcripts.js";
+export {
   buttonReplyWebhook,
   EXAMPLE_BUSINESS,
   escapeNonAscii,

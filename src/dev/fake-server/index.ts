@@ -1,4 +1,5 @@
 export { createSeededRandom } from "../../random/index.js";
+export { numberFlag, parseLatencyFlag } from "./cli-values.js";
 export { closeUnusedConnectionsOnClose } from "./connection-tracker.js";
 export { createHeldRequests, type HeldRequests } from "./held-requests.js";
 export {
