@@ -59,7 +59,7 @@ const PRE_SKIP = 312;
 // A 20 ms CELT-only full-band mono frame of silence (TOC 0xF8), as WebRTC sends in DTX.
 const SILENT_FRAME = Buffer.from([0xf8, 0xff, 0xfe]);
 
-/** A valid mono OGG/Opus stream of silence, `seconds` long (in 20 ms frames, at most 5 s). */
+/** A valid mono OGG/Opus stream of silence, `seconds` long less the 6.5 ms pre-skip (20 ms frames, at most 5 s). */
 export function silentOggOpus(seconds: number): Buffer {
   const frames = Math.min(250, Math.max(1, Math.round(seconds / 0.02)));
   const head = Buffer.alloc(19);
@@ -82,7 +82,8 @@ export function silentOggOpus(seconds: number): Buffer {
     const count = Math.min(100, frames - done);
     done += count;
     const last = done === frames;
-    audio.push(oggPage(Array(count).fill(SILENT_FRAME), PRE_SKIP + done * 960, sequence, last ? 0x04 : 0));
+    // The granule counts every decoded sample, the pre-skip ones too.
+    audio.push(oggPage(Array(count).fill(SILENT_FRAME), done * 960, sequence, last ? 0x04 : 0));
     sequence += 1;
   }
   return Buffer.concat([oggPage([head], 0, 0, 0x02), oggPage([tags], 0, 1, 0), ...audio]);
