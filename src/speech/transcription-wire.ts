@@ -12,7 +12,6 @@ const EXTENSION_OF_MIME: Readonly<Record<string, string>> = {
   "audio/m4a": "m4a",
   "audio/x-m4a": "m4a",
   "audio/aac": "m4a",
-  "audio/amr": "ogg",
   "audio/wav": "wav",
   "audio/x-wav": "wav",
   "audio/wave": "wav",
@@ -24,7 +23,7 @@ const EXTENSION_OF_MIME: Readonly<Record<string, string>> = {
 /**
  * The name the audio is uploaded under: the request's when its extension is
  * one the provider knows, else `audio.<ext>` from the MIME type (WhatsApp's
- * `audio/ogg; codecs=opus` → `audio.ogg`).
+ * `audio/ogg; codecs=opus` → `audio.ogg`; an unknown type → `.ogg`, what voice notes are).
  */
 export function fileNameFor(request: Pick<TranscriptionRequest, "fileName" | "mimeType">): string {
   const given = request.fileName;

@@ -68,10 +68,12 @@ export function faultError(status: FaultStatus): AudioErrorReply {
   return reply(status, `The fake speech server had an error (injected ${status}).`, "server_error");
 }
 
+/** A request the fake stopped waiting on because it is closing. */
 export function shuttingDown(): AudioErrorReply {
   return reply(503, "The fake speech server is shutting down.", "server_error");
 }
 
+/** An unknown endpoint, as OpenAI words it. */
 export function invalidUrl(method: string, path: string): AudioErrorReply {
   return reply(404, `Invalid URL (${method} ${path})`, "invalid_request_error");
 }
