@@ -20,10 +20,13 @@ import { runSimulateCommand, startDemo } from "./demo/index.js";
 import {
   createFakeGraphApi,
   createFakeLlm,
+  createFakeStt,
   FAKE_GRAPH_USAGE,
   FAKE_LLM_USAGE,
+  FAKE_STT_USAGE,
   parseFakeGraphArgs,
   parseFakeLlmArgs,
+  parseFakeSttArgs,
 } from "./dev/index.js";
 import { SharpsharpError } from "./errors/index.js";
 import { createLogger, type Logger } from "./observability/index.js";
@@ -46,6 +49,8 @@ Commands:
               (sharpsharp simulate "abeg my transfer never enter"; --help for its flags).
   fake-graph  Run a fake WhatsApp Graph API for local runs and tests (--help for its flags).
   fake-llm    Run a fake OpenAI-compatible LLM for local runs and tests (--help for its flags).
+  fake-stt    Run a fake OpenAI-compatible speech server (transcription and text to speech) for local
+              runs and tests (--help for its flags).
   router      The intent router: train, classify, eval, lexicon (sharpsharp router help).
   console     Redis mode: the operator console on ADMIN_HOST/ADMIN_PORT (needs REDIS_URL and
               DATABASE_URL). Embedded mode: \`start\` serves the console itself.
@@ -284,6 +289,31 @@ async function runFakeLlm(args: readonly string[]): Promise<void> {
   closeOnSignals(logger, fake);
 }
 
+async function runFakeStt(args: readonly string[]): Promise<void> {
+  if (args.includes("--help")) {
+    process.stdout.write(`${FAKE_STT_USAGE}\n`);
+    return;
+  }
+  const devEnv = loadDevToolEnv();
+  const parsed = parseFakeSttArgs(args, { readText: (path) => readFileSync(path, "utf8") });
+  if (!parsed.ok) fail(`${parsed.problems.join("\n")}\n\n${FAKE_STT_USAGE}`);
+  const { host, port, stt } = parsed.value;
+  // Quiet by default, like fake-llm: LOG_LEVEL=debug logs every answer.
+  const logger = createLogger({ level: devEnv.logLevel ?? "warn" });
+  const fake = createFakeStt({ logger }, stt);
+  const url = await fake.listen({ host, port });
+  const { latencyMs, errorRate, errorStatus } = fake.faults();
+  const latency = typeof latencyMs === "number" ? `${latencyMs} ms` : `${latencyMs[0]}-${latencyMs[1]} ms`;
+  // Never the key itself: this line ends up in terminals and CI logs.
+  process.stdout.write(
+    `sharpsharp fake speech server listening on ${url} (base URL ${url}/v1; ` +
+      `api key: ${stt.apiKey === undefined ? "any" : "required"}; ` +
+      `transcripts: ${Object.keys(stt.transcripts ?? {}).length}; speech: ${stt.speechFormat ?? "wav"}; ` +
+      `latency: ${latency}; errors: ${errorRate > 0 ? `${errorRate} × ${errorStatus}` : "off"})\n`,
+  );
+  closeOnSignals(logger, fake);
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const { positionals } = parseArgs({ args: [...argv], allowPositionals: true, strict: false });
   const command = positionals[0] ?? "help";
@@ -315,6 +345,8 @@ async function main(argv: readonly string[]): Promise<void> {
       return runFakeGraph(argv.slice(argv.indexOf("fake-graph") + 1));
     case "fake-llm":
       return runFakeLlm(argv.slice(argv.indexOf("fake-llm") + 1));
+    case "fake-stt":
+      return runFakeStt(argv.slice(argv.indexOf("fake-stt") + 1));
     case "router": {
       const code = await runRouterCommand(argv.slice(argv.indexOf("router") + 1), {
         stdin: process.stdin,

@@ -13,6 +13,7 @@ import { mediaErrorCatalog } from "./media/index.js";
 import { observabilityErrorCatalog } from "./observability/index.js";
 import { outboundErrorCatalog } from "./outbound/index.js";
 import { queueErrorCatalog } from "./queue/index.js";
+import { speechErrorCatalog } from "./speech/index.js";
 import { sqliteErrorCatalog } from "./sqlite/index.js";
 import { storeErrorCatalog } from "./store/index.js";
 import { graphApiErrorCatalog, whatsappErrorCatalog } from "./whatsapp/index.js";
@@ -34,6 +35,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   demoErrorCatalog,
   observabilityErrorCatalog,
   consoleErrorCatalog,
+  speechErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

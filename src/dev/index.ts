@@ -44,14 +44,37 @@ export {
   createFakeLlm,
   type FakeLlm,
   type FakeLlmDeps,
+  type FakeLlmFaultPatch,
+  type FakeLlmFaultSettings,
   type FakeLlmOptions,
 } from "./fake-llm/create-fake-llm.js";
-export type { FakeLlmFaultPatch, FakeLlmFaultSettings, LatencySetting } from "./fake-llm/faults.js";
 export type { FakeLlmIds } from "./fake-llm/ids.js";
-export { FAULT_STATUSES, type FaultStatus } from "./fake-llm/openai-error.js";
 export type { FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
 export { type FakeLlmRule, FakeLlmRulesError } from "./fake-llm/rules.js";
-export { createSeededRandom } from "./fake-server/index.js";
+export {
+  createSeededRandom,
+  FAULT_STATUSES,
+  type FaultStatus,
+  type LatencySetting,
+  type ServiceFaultPatch,
+  type ServiceFaultSettings,
+} from "./fake-server/index.js";
+export {
+  FAKE_STT_USAGE,
+  type FakeSttCliDeps,
+  type FakeSttCliOptions,
+  type FakeSttCliParse,
+  parseFakeSttArgs,
+} from "./fake-stt/cli-options.js";
+export {
+  createFakeStt,
+  type FakeStt,
+  type FakeSttDeps,
+  type FakeSttOptions,
+} from "./fake-stt/create-fake-stt.js";
+export type { FakeSpeechFormat } from "./fake-stt/fake-stt-context.js";
+export type { FakeSttOutcome, FakeSttRequestRecord } from "./fake-stt/records.js";
+export type { FakeTranscript, FakeTranscriptRules, TranscriptMatch } from "./fake-stt/transcripts.js";
 export {
   buttonReplyWebhook,
   EXAMPLE_BUSINESS,

@@ -1,7 +1,11 @@
 import { parseArgs } from "node:util";
+import {
+  FAULT_STATUSES,
+  type FaultStatus,
+  numberFlag as number,
+  parseLatencyFlag as parseLatency,
+} from "../fake-server/index.js";
 import type { FakeLlmOptions } from "./create-fake-llm.js";
-import type { LatencySetting } from "./faults.js";
-import { FAULT_STATUSES, type FaultStatus } from "./openai-error.js";
 import { compileRules, FakeLlmRulesError } from "./rules.js";
 
 /** What `sharpsharp fake-llm` runs with. */
@@ -35,27 +39,6 @@ Options:
   --rules <file.json>      scripted answers: a JSON list of {when, reply} rules (see README.md, "Fake LLM")
   --api-key <key>          require Authorization: Bearer <key> (default: $LLM_API_KEY; unset = any key)
   --seed <n>               seed of the random source for errors and latency (default 1)`;
-
-function parseLatency(raw: string, problems: string[]): LatencySetting | undefined {
-  const match = /^(\d{1,7})(?:-(\d{1,7}))?$/.exec(raw.trim());
-  const min = Number(match?.[1]);
-  const max = match?.[2] === undefined ? undefined : Number(match[2]);
-  if (match === null || (max !== undefined && max < min)) {
-    problems.push(`--latency: "${raw}" is not valid (a whole number of ms, or min-max with min <= max)`);
-    return undefined;
-  }
-  return max === undefined ? min : [min, max];
-}
-
-function number(raw: string | undefined, name: string, problems: string[], check: (n: number) => boolean) {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(value) || !check(value)) {
-    problems.push(`--${name}: "${raw}" is not valid`);
-    return undefined;
-  }
-  return value;
-}
 
 function readRules(path: string, deps: FakeLlmCliDeps, problems: string[]): FakeLlmOptions["rules"] {
   let text: string;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
+import { faultPatchSchema } from "../fake-server/index.js";
 import type { FakeLlmContext } from "./fake-llm-context.js";
-import { faultPatchSchema } from "./faults.js";
 import { FakeLlmRulesError } from "./rules.js";
 
 function jsonBody(raw: unknown): { ok: true; value: unknown } | { ok: false } {

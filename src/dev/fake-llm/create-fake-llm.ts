@@ -1,18 +1,23 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
-import { createSeededRandom } from "../fake-server/index.js";
-import { buildFakeLlmApp } from "./build-fake-llm-app.js";
-import type { FakeLlmContext } from "./fake-llm-context.js";
 import {
   createFaults,
-  type FakeLlmFaultPatch,
-  type FakeLlmFaultSettings,
+  createHeldRequests,
+  createSeededRandom,
   type LatencySetting,
-} from "./faults.js";
-import { createHeldRequests } from "./held-requests.js";
+  type ServiceFaultPatch,
+  type ServiceFaultSettings,
+} from "../fake-server/index.js";
+import { buildFakeLlmApp } from "./build-fake-llm-app.js";
+import type { FakeLlmContext } from "./fake-llm-context.js";
 import { createDefaultIds, type FakeLlmIds } from "./ids.js";
 import { createRecords, type FakeLlmRequestRecord } from "./records.js";
 import { type CompiledRule, compileRules, type FakeLlmRule } from "./rules.js";
+
+/** A change of the fake LLM's faults (see ServiceFaultPatch). */
+export type FakeLlmFaultPatch = ServiceFaultPatch;
+/** The fake LLM's faults in force. */
+export type FakeLlmFaultSettings = ServiceFaultSettings;
 
 export interface FakeLlmDeps {
   readonly logger: Logger;

@@ -1,5 +1,4 @@
-import type { Faults } from "./faults.js";
-import type { HeldRequests } from "./held-requests.js";
+import type { Faults, HeldRequests } from "../fake-server/index.js";
 import type { FakeLlmIds } from "./ids.js";
 import type { Records } from "./records.js";
 import type { CompiledRule } from "./rules.js";

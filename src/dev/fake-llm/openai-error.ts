@@ -1,3 +1,5 @@
+import type { FaultStatus } from "../fake-server/index.js";
+
 /** OpenAI's error body: every refusal of the API has this shape. */
 export interface OpenAiErrorBody {
   readonly error: {
@@ -14,10 +16,6 @@ export interface OpenAiErrorReply {
   readonly body: OpenAiErrorBody;
   readonly headers?: Readonly<Record<string, string>>;
 }
-
-/** Statuses the fake can inject as faults (errorStatus, failNext.status). */
-export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
-export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
 /** Thrown by request validation; the route answers it 400 in OpenAI's shape. */
 export class InvalidRequest extends Error {

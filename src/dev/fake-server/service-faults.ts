@@ -1,23 +1,26 @@
 import { z } from "zod";
 import type { HeldRequests } from "./held-requests.js";
-import { FAULT_STATUSES, type FaultStatus } from "./openai-error.js";
+
+/** Statuses a fake OpenAI-compatible service can inject as faults (errorStatus, failNext.status). */
+export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
 /** A fixed delay, or `[min, max]` drawn uniformly per request (ms). */
 export type LatencySetting = number | readonly [number, number];
 
-/** The faults in force. */
-export interface FakeLlmFaultSettings {
-  /** Share of completions (0–1) answered with `errorStatus`. */
+/** The faults in force in a fake OpenAI-compatible service (the fake LLM, the fake speech server). */
+export interface ServiceFaultSettings {
+  /** Share of requests (0–1) answered with `errorStatus`. */
   readonly errorRate: number;
   /** 500 by default; 429 also sends `retry-after: 1`. */
   readonly errorStatus: FaultStatus;
-  /** The next `count` completions fail with `status` (count 0: off). */
+  /** The next `count` requests fail with `status` (count 0: off). */
   readonly failNext: { readonly count: number; readonly status: FaultStatus };
-  /** Every completion is held without an answer until the hang is lifted or the fake closes. */
+  /** Every request is held without an answer until the hang is lifted or the fake closes. */
   readonly hang: boolean;
-  /** The next N completions are held like `hang`. */
+  /** The next N requests are held like `hang`. */
   readonly hangNext: number;
-  /** Delay before every completion or fault answer, ms. */
+  /** Delay before every answer or fault answer, ms. */
   readonly latencyMs: LatencySetting;
   /** Requests held right now (read only). */
   readonly held: number;
@@ -48,13 +51,13 @@ export const faultPatchSchema = z.strictObject({
   hangNext: whole.optional(),
   latencyMs: latencySchema.optional(),
 });
-export type FakeLlmFaultPatch = z.input<typeof faultPatchSchema>;
+export type ServiceFaultPatch = z.input<typeof faultPatchSchema>;
 
-/** Fault state with its dice: every decision the completion route makes about faults. */
+/** Fault state with its dice: every decision a route makes about faults. */
 export interface Faults {
-  settings(): FakeLlmFaultSettings;
+  settings(): ServiceFaultSettings;
   /** Throws a ZodError for a patch it cannot honour, changing nothing. */
-  update(patch: FakeLlmFaultPatch): FakeLlmFaultSettings;
+  update(patch: ServiceFaultPatch): ServiceFaultSettings;
   /** Whether this request must be held (counts it against hangNext). */
   takeHang(): boolean;
   /** The status this request must fail with, if any (failNext first, then errorRate). */
@@ -65,7 +68,7 @@ export interface Faults {
 
 /** Faults on an injected random source, so a seeded run rolls the same errors and delays. */
 export function createFaults(
-  initial: FakeLlmFaultPatch,
+  initial: ServiceFaultPatch,
   deps: { readonly random: () => number; readonly held: HeldRequests },
 ): Faults {
   let errorRate = 0;
@@ -75,7 +78,7 @@ export function createFaults(
   let hangNext = 0;
   let latencyMs: LatencySetting = 0;
 
-  const settings = (): FakeLlmFaultSettings => ({
+  const settings = (): ServiceFaultSettings => ({
     errorRate,
     errorStatus,
     failNext: { ...failNext },
@@ -85,7 +88,7 @@ export function createFaults(
     held: deps.held.size(),
   });
 
-  const update = (patch: FakeLlmFaultPatch): FakeLlmFaultSettings => {
+  const update = (patch: ServiceFaultPatch): ServiceFaultSettings => {
     const valid = faultPatchSchema.parse(patch);
     if (valid.reset === true) {
       errorRate = hangNext = latencyMs = 0;

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createSeededRandom } from "../fake-server/index.js";
-import { createFaults, type FakeLlmFaultPatch } from "./faults.js";
+import { createSeededRandom } from "../../random/index.js";
 import { createHeldRequests } from "./held-requests.js";
+import { createFaults, type ServiceFaultPatch } from "./service-faults.js";
 
-function faults(initial: FakeLlmFaultPatch = {}, seed = 1) {
+function faults(initial: ServiceFaultPatch = {}, seed = 1) {
   const held = createHeldRequests();
   return { faults: createFaults(initial, { random: createSeededRandom(seed), held }), held };
 }
 
-describe("fake LLM faults", () => {
+describe("fake service faults", () => {
   it("rolls errorRate on the seeded random source: same seed, same failures", () => {
     const rolls = (seed: number) => {
       const { faults: f } = faults({ errorRate: 0.25, errorStatus: 429 }, seed);
