@@ -19,7 +19,15 @@ export function createGraphClients(config: AppConfig, timeoutMs: number): GraphC
       const token = config.tenants.find((tenant) => tenant.id === tenantId)?.graphToken;
       if (token === undefined)
         throw new StartupError(`tenant "${tenantId}" has no Graph API token to send with`);
-      const client = createGraphApiClient({ transport }, { ...config.graph, token, timeoutMs });
+      const client = createGraphApiClient(
+        { transport },
+        {
+          ...config.graph,
+          token,
+          timeoutMs,
+          ...(config.mediaHosts === undefined ? {} : { mediaHostSuffixes: config.mediaHosts }),
+        },
+      );
       clients.set(tenantId, client);
       return client;
     },

@@ -8,8 +8,10 @@ import {
   createTurnMetrics,
   createTypingIndicatorCounter,
   type Responder,
+  type TurnMediaReader,
 } from "../conversation/index.js";
 import { createDeliveryMetrics, createEventJobHandler } from "../delivery/index.js";
+import { resolveMediaSettings } from "../media/index.js";
 import { createQueueMetrics, type Logger } from "../observability/index.js";
 import {
   createOutboundJobHandler,
@@ -22,7 +24,8 @@ import { type IntentRouter, loadIntentRouter } from "../router/index.js";
 import type { GraphApiClient, InboundMessage } from "../whatsapp/index.js";
 import type { JobHandlers, WorkerPorts } from "./backends/backend.js";
 import { createGraphClients } from "./graph-clients.js";
-import { type MessageLog, openMessageLog } from "./message-log.js";
+import { createMediaReading, purgeKeptMedia } from "./media-reading.js";
+import { type MessageLog, openMessageLog, retentionDaysOf } from "./message-log.js";
 import { closeWithinGrace, createCloseStack } from "./process-lifecycle.js";
 
 /** How the pipeline runs in a process; every field has a default. Both composition roots take these. */
@@ -109,7 +112,16 @@ export async function startPipeline(
       });
     const graph = createGraphClients(config, options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS);
     opened.push(() => graph.close());
+    const media = createMediaReading(config, {
+      graphClientFor: graph.clientFor,
+      state,
+      store: log?.store,
+      registry,
+      logger,
+    });
+    opened.push(keepPurgingKeptMedia(config, logger));
     const handlers = createJobHandlers(config, {
+      media,
       ...ports,
       conversationState: state,
       inbox,
@@ -143,6 +155,23 @@ export async function startPipeline(
   }
 }
 
+/** Hourly, while any tenant keeps media bytes: what is past its tenant's retention goes. */
+function keepPurgingKeptMedia(config: AppConfig, logger: Logger): () => Promise<void> {
+  if (!config.tenants.some((tenant) => resolveMediaSettings(tenant).keep)) return async () => {};
+  const purge = () => {
+    purgeKeptMedia(config, retentionDaysOf).then(
+      (days) => {
+        if (days > 0) logger.info({ days }, "kept media past their tenant's retention deleted");
+      },
+      (error: unknown) => logger.warn({ err: error }, "kept media purge failed"),
+    );
+  };
+  const timer = setInterval(purge, 3_600_000);
+  timer.unref();
+  purge();
+  return async () => clearInterval(timer);
+}
+
 /** What the three job handlers run on: the (recorded) ports, the responder and the Graph API clients. */
 interface HandlerDeps
   extends Pick<
@@ -156,6 +185,7 @@ interface HandlerDeps
     | "deliveryStatuses"
   > {
   readonly responder: Responder;
+  readonly media: TurnMediaReader;
   readonly graphClientFor: (tenantId: string) => GraphApiClient;
   /** The message log's recorder for messages that are recorded and never answered. */
   readonly recordMessage?: (message: InboundMessage) => Promise<unknown>;
@@ -186,6 +216,7 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
       state: deps.conversationState,
       lock: deps.conversationLock,
       journal: deps.turnJournal,
+      media: deps.media,
       typing: createGraphTypingIndicator({
         graphClientFor,
         logger,

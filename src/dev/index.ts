@@ -79,6 +79,8 @@ export {
   buttonReplyWebhook,
   EXAMPLE_BUSINESS,
   escapeNonAscii,
+  type InboundSpecOf,
+  mixedWebhook,
   type TextMessageSpec,
   textWebhook,
   type WebhookBusiness,

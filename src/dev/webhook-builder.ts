@@ -103,6 +103,48 @@ export function buttonReplyWebhook(
   );
 }
 
+/** One inbound message that is text or a medium: a voice note, a picture, a document. */
+export type InboundSpecOf =
+  | (TextMessageSpec & { readonly kind?: "text" })
+  | {
+      readonly kind: "audio" | "image" | "document" | "video" | "sticker";
+      readonly wamid: string;
+      readonly from: string;
+      readonly timestamp: number;
+      readonly mediaId: string;
+      readonly mimeType: string;
+      /** Base64, as Meta writes it. */
+      readonly sha256: string;
+      readonly caption?: string;
+      readonly filename?: string;
+    };
+
+/**
+ * A webhook whose messages may be media as Meta writes them (`audio` with
+ * `voice: true`, `image` with its caption, `document` with its file name),
+ * in one entry, in order.
+ */
+export function mixedWebhook(
+  messages: readonly InboundSpecOf[],
+  business: WebhookBusiness = EXAMPLE_BUSINESS,
+): Buffer {
+  return webhook(
+    [
+      messages.map((m) => {
+        const base = { id: m.wamid, timestamp: String(m.timestamp) };
+        if (!("mediaId" in m))
+          return { from: m.from, message: { ...base, type: "text", text: { body: m.text } } };
+        const own: Record<string, unknown> = { mime_type: m.mimeType, sha256: m.sha256, id: m.mediaId };
+        if (m.kind === "audio") own.voice = true;
+        if (m.caption !== undefined) own.caption = m.caption;
+        if (m.filename !== undefined) own.filename = m.filename;
+        return { from: m.from, message: { ...base, type: m.kind, [m.kind]: own } };
+      }),
+    ],
+    business,
+  );
+}
+
 /** Meta sends non-ASCII characters as lowercase \uXXXX escapes. */
 export function escapeNonAscii(json: string): string {
   return json.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
