@@ -8,6 +8,7 @@ import {
   createMediaKeeper,
   createMediaMetrics,
   createTurnMediaReader,
+  uploadOutboundMedia,
   type MediaDownloader,
   type MediaFailure,
   type MediaSettings,
@@ -15,9 +16,17 @@ import {
 } from "../media/index.js";
 import type { Logger } from "../observability/index.js";
 import { detectLanguage, loadLexicon, normalizeMessage } from "../router/index.js";
-import { createOpenAiTranscriber, type Transcriber } from "../speech/index.js";
+import {
+  createOpenAiSynthesizer,
+  createOpenAiTranscriber,
+  detectOpusEncoder,
+  noOpusEncoderError,
+  type Synthesizer,
+  type Transcriber,
+} from "../speech/index.js";
 import type { MessageStore } from "../store/index.js";
 import type { GraphApiClient } from "../whatsapp/index.js";
+import { StartupError } from "./errors.js";
 
 /** What the media reader is built from in a worker process. */
 export interface MediaReadingDeps {
@@ -72,10 +81,11 @@ function transcriberFor(config: AppConfig, settings: MediaSettings): Transcriber
  * reading written to the message log. Checks every tenant's media settings
  * now, so a mistake stops the worker at start rather than a turn later.
  */
-export function createMediaReading(config: AppConfig, deps: MediaReadingDeps): TurnMediaReader {
+export async function createMediaReading(config: AppConfig, deps: MediaReadingDeps): Promise<TurnMediaReader> {
   const settings = new Map<string, MediaSettings>(
     config.tenants.map((tenant) => [tenant.id, resolveMediaSettings(tenant)]),
   );
+  const synthesizer = await voiceRepliesOf(config, [...settings.values()], deps.logger);
   const settingsOf = (tenant: TenantConfig) => settings.get(tenant.id) ?? resolveMediaSettings(tenant);
   const downloaders = new Map<string, MediaDownloader>();
   const transcribers = new Map<string, Transcriber | undefined>();
@@ -122,6 +132,24 @@ export function createMediaReading(config: AppConfig, deps: MediaReadingDeps): T
         };
       };
     },
+    ...(synthesizer === undefined
+      ? {}
+      : {
+          speak: async (tenant, phoneNumberId, text, language) => {
+            const speech = await synthesizer.synthesize({
+              text,
+              ...(language === undefined ? {} : { language }),
+            });
+            const uploaded = await uploadOutboundMedia(deps.graphClientFor(tenant.id), phoneNumberId, {
+              kind: "audio",
+              bytes: speech.bytes,
+              mimeType: speech.mimeType,
+              fileName: "reply.ogg",
+              voice: true,
+            });
+            return uploaded.id;
+          },
+        }),
     keep: async (tenant, reading, bytes) => {
       await keeper.keep(tenant.id, reading, bytes);
     },
@@ -147,6 +175,36 @@ export function createMediaReading(config: AppConfig, deps: MediaReadingDeps): T
     metrics: createMediaMetrics(deps.registry),
     logger,
     now: Date.now,
+  });
+}
+
+/**
+ * Text to speech for the tenants that answer voice notes in kind: TTS_* must be set then, and an
+ * Opus encoder is looked for now, so a missing one is said at start rather than at the first reply.
+ */
+async function voiceRepliesOf(
+  config: AppConfig,
+  settings: readonly MediaSettings[],
+  logger: Logger,
+): Promise<Synthesizer | undefined> {
+  if (!settings.some((tenant) => tenant.voiceReplies)) return undefined;
+  const tts = config.tts;
+  if (tts === undefined) {
+    throw new StartupError(
+      "a tenant answers voice notes in kind (media.voiceReplies) but TTS_BASE_URL is not set: set it to an OpenAI-compatible /audio/speech provider, or turn voiceReplies off",
+    );
+  }
+  const encoder = await detectOpusEncoder();
+  if (encoder === undefined) logger.warn(noOpusEncoderError().message);
+  return createOpenAiSynthesizer({
+    primary: {
+      baseUrl: tts.baseUrl,
+      model: tts.model ?? "tts-1",
+      ...(tts.apiKey === undefined ? {} : { apiKey: tts.apiKey }),
+      ...(tts.voice === undefined ? {} : { voice: tts.voice }),
+    },
+    timeoutMs: 20_000,
+    encoder,
   });
 }
 

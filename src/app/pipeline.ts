@@ -112,7 +112,7 @@ export async function startPipeline(
       });
     const graph = createGraphClients(config, options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS);
     opened.push(() => graph.close());
-    const media = createMediaReading(config, {
+    const media = await createMediaReading(config, {
       graphClientFor: graph.clientFor,
       state,
       store: log?.store,

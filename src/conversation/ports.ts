@@ -66,6 +66,16 @@ export interface TurnMediaReader {
     readonly conversationKey: string;
     readonly messages: readonly InboundMessage[];
   }): Promise<TurnMediaReadings>;
+  /**
+   * The turn's replies with a voice note added after each plain text one, when the tenant answers
+   * voice notes in kind and the turn had one; the replies unchanged otherwise (and when speech fails).
+   */
+  answerInKind?(input: {
+    readonly tenant: TenantConfig;
+    readonly phoneNumberId: string;
+    readonly messages: readonly InboundMessage[];
+    readonly replies: readonly TurnReply[];
+  }): Promise<readonly TurnReply[]>;
 }
 
 /** What a turn's media said, by wamid (JSON: it is journaled with the turn). */

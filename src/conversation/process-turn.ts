@@ -196,7 +196,15 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
               ? deps.responder.respondToStale(input)
               : deps.responder.respond({ ...input, messages: fresh }),
           );
-    const replies: readonly TurnReply[] = notice === undefined ? answered : [notice, ...answered];
+    // Journaled: a resumed turn sends the voice notes it already made (their uploaded ids), not new ones.
+    const answerInKind = media?.answerInKind;
+    const inKind =
+      answerInKind === undefined || read === undefined || answered.length === 0
+        ? answered
+        : await steps.once("voice", () =>
+            answerInKind({ tenant, phoneNumberId: last.phoneNumberId, messages: readMessages, replies: answered }),
+          );
+    const replies: readonly TurnReply[] = notice === undefined ? inKind : [notice, ...inKind];
     const address = addressOf(last);
     const receivedAt = Math.min(...messages.map((message) => message.receivedAt));
     if (replies.length > 0 && address.to === undefined && address.recipient === undefined) {

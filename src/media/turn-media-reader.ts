@@ -59,6 +59,16 @@ export interface TurnMediaReaderDeps {
   ) => Promise<{ readonly receipt?: Readonly<Record<string, unknown>>; readonly description: string }>;
   /** The text of a PDF's first pages, bounded. */
   readonly pdfText?: (bytes: Buffer, signal: AbortSignal) => Promise<string>;
+  /**
+   * Says a reply as a WhatsApp voice note and uploads it for the business number; answers the
+   * uploaded media id. Undefined when no text to speech is configured.
+   */
+  readonly speak?: (
+    tenant: TenantConfig,
+    phoneNumberId: string,
+    text: string,
+    language: string | undefined,
+  ) => Promise<string>;
   /** Keeps the bytes when the tenant asks (`media.keep`). */
   readonly keep?: (tenant: TenantConfig, reading: MediaReading, bytes: Buffer) => Promise<void>;
   /** Where each reading goes once made (the message log); must not reject. */
@@ -271,7 +281,29 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
     return texts.length === 0 ? undefined : deps.languageOf(texts.slice(-10));
   };
 
+  const answerInKind: TurnMediaReader["answerInKind"] = async ({ tenant, phoneNumberId, messages, replies }) => {
+    const { speak } = deps;
+    const heard = messages.find((message) => message.reading?.transcript !== undefined);
+    if (speak === undefined || heard === undefined || !deps.settings(tenant).voiceReplies) return replies;
+    const language = heard.reading?.transcript?.language;
+    const out: TurnReply[] = [];
+    for (const reply of replies) {
+      out.push(reply);
+      const plain = reply.buttons === undefined && reply.list === undefined && reply.media === undefined;
+      if (!plain || reply.text.trim() === "" || reply.handoff === true) continue;
+      try {
+        const id = await speak(tenant, phoneNumberId, reply.text, language);
+        out.push({ text: reply.text, media: { kind: "audio", id, voice: true } });
+      } catch (error) {
+        // The text has gone out already: a voice note that could not be made is not worth a failed turn.
+        deps.logger.warn({ err: error }, "could not answer a voice note in kind; the text reply stands");
+      }
+    }
+    return out;
+  };
+
   return {
+    answerInKind,
     wants: (messages) => messages.some((message) => mediaOf(message) !== undefined),
     async read({ tenant, conversationKey, messages }): Promise<TurnMediaReadings> {
       const settings = deps.settings(tenant);

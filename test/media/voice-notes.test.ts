@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -7,12 +7,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type RunningEmbedded, startEmbedded } from "../../src/app/index.js";
 import type { Responder, TurnInput } from "../../src/conversation/index.js";
 import { type InboundSpecOf, mixedWebhook } from "../../src/dev/index.js";
+import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
-import { embeddedEnvConfig, postSignedWebhook } from "../support/embedded-config.js";
+import { embeddedEnvConfig } from "../support/embedded-config.js";
 import { eventually } from "../support/eventually.js";
-import { type RunningFake, startFake } from "../support/fake-graph.js";
+import { GRAPH_TOKEN, type RunningFake, startFake } from "../support/fake-graph.js";
 import { readVoiceNote, trackFakeStts, VOICE_NOTES } from "../support/fake-stt.js";
+import { APP_SECRET } from "../support/ingress-harness.js";
 
 const CUSTOMER = "2348012345678";
 const startStt = trackFakeStts(afterEach);
@@ -47,11 +49,40 @@ interface Gateway {
   reading(wamid: string): Promise<unknown>;
 }
 
-async function start(env: Record<string, string>): Promise<Gateway> {
+async function start(env: Record<string, string>, media?: Record<string, unknown>): Promise<Gateway> {
   const fake = await startFake();
   const dataDir = mkdtempSync(join(tmpdir(), "ss-voice-"));
   const responder = echoResponder();
-  const running = await startEmbedded(embeddedEnvConfig(fake.url, dataDir, env), {
+  // A tenants file when the tenant has media settings: the `default` tenant of the variables has none.
+  if (media !== undefined) {
+    writeFileSync(
+      join(dataDir, "tenants.json"),
+      JSON.stringify({
+        tenants: [
+          {
+            id: "acme",
+            appSecretEnv: "ACME_SECRET",
+            verifyTokenEnv: "ACME_VERIFY",
+            graphTokenEnv: "ACME_TOKEN",
+            phoneNumberIds: ["106540352242922"],
+            coalesce: { windowMs: 0, maxMs: 0 },
+            media,
+          },
+        ],
+      }),
+    );
+  }
+  const tenantEnv: Record<string, string> =
+    media === undefined
+      ? {}
+      : {
+          SHARPSHARP_CONFIG: join(dataDir, "tenants.json"),
+          ACME_SECRET: APP_SECRET,
+          ACME_VERIFY: "v",
+          ACME_TOKEN: GRAPH_TOKEN,
+        };
+  const tenant = media === undefined ? "default" : "acme";
+  const running = await startEmbedded(embeddedEnvConfig(fake.url, dataDir, { ...env, ...tenantEnv }), {
     logger: createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" }),
     responder,
   });
@@ -69,7 +100,17 @@ async function start(env: Record<string, string>): Promise<Gateway> {
     running,
     responder,
     async post(messages) {
-      return (await postSignedWebhook(running.url, mixedWebhook(messages))).status;
+      const body = mixedWebhook(messages);
+      const url = `${running.url}/webhook${tenant === "default" ? "" : `/${tenant}`}`;
+      const response = await fetch(url, {
+        method: "POST",
+        body,
+        headers: {
+          "content-type": "application/json",
+          "x-hub-signature-256": signatureFor(body, APP_SECRET),
+        },
+      });
+      return response.status;
     },
     sent: () =>
       fake.fake
@@ -77,7 +118,7 @@ async function start(env: Record<string, string>): Promise<Gateway> {
         .filter((message) => message.to?.replace(/^\+/, "") === CUSTOMER)
         .map((message) => String((message.body.text as { body?: string } | undefined)?.body)),
     async reading(wamid) {
-      const page = await store.messagesOf(`default:106540352242922:${CUSTOMER}`, { limit: 100 });
+      const page = await store.messagesOf(`${tenant}:106540352242922:${CUSTOMER}`, { limit: 100 });
       return page.items.find((item) => item.wamid === wamid)?.reading;
     },
   };
@@ -198,5 +239,28 @@ describe("voice notes in a turn (embedded)", () => {
     expect(sent).toHaveLength(2);
     expect(sent[0]).toMatch(/voice notes/);
     expect(sent[1]).toBe("heard: hello?");
+  });
+
+  it("answers a voice note in kind when the tenant asks: the text, then the same as a voice note", async () => {
+    const stt = await startStt({ transcripts });
+    const gateway = await start(
+      { STT_BASE_URL: `${stt.url}/v1`, TTS_BASE_URL: `${stt.url}/v1` },
+      { voiceReplies: true },
+    );
+    await gateway.post([voice(gateway, "pidgin")]);
+    await eventually(() => gateway.fake.fake.messages().length >= 2, 15_000);
+    const [first, second] = gateway.fake.fake.messages();
+    expect(first?.type).toBe("text");
+    expect(second?.type).toBe("audio");
+    const audio = second?.body.audio as { id: string; voice?: boolean };
+    expect(audio.voice).toBe(true);
+    // The voice note was uploaded to the number as OGG/Opus and is what the fake serves for its id.
+    const uploaded = await gateway.fake.get(`/v25.0/${audio.id}`);
+    expect(((await uploaded.json()) as { mime_type: string }).mime_type).toBe("audio/ogg; codecs=opus");
+    // A text that is not a voice note is answered in text only.
+    await gateway.post([text("thank you")]);
+    await eventually(() => gateway.fake.fake.messages().length >= 3, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(gateway.fake.fake.messages().map((message) => message.type)).toEqual(["text", "audio", "text"]);
   });
 });
