@@ -7,6 +7,7 @@ import { configErrorCatalog } from "./config/index.js";
 import { consoleErrorCatalog } from "./console/index.js";
 import { conversationErrorCatalog } from "./conversation/index.js";
 import { demoErrorCatalog } from "./demo/index.js";
+import { documentsErrorCatalog } from "./documents/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
 import { observabilityErrorCatalog } from "./observability/index.js";
@@ -32,6 +33,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   demoErrorCatalog,
   observabilityErrorCatalog,
   consoleErrorCatalog,
+  documentsErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");
