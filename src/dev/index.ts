@@ -49,7 +49,7 @@ export {
 export type { FakeLlmFaultPatch, FakeLlmFaultSettings, LatencySetting } from "./fake-llm/faults.js";
 export type { FakeLlmIds } from "./fake-llm/ids.js";
 export { FAULT_STATUSES, type FaultStatus } from "./fake-llm/openai-error.js";
-export type { FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
+export type { FakeLlmImageRecord, FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
 export { type FakeLlmRule, FakeLlmRulesError } from "./fake-llm/rules.js";
 export { createSeededRandom } from "./fake-server/index.js";
 export {
