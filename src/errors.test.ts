@@ -15,6 +15,7 @@ import { outboundErrorCatalog } from "./outbound/index.js";
 import { queueErrorCatalog } from "./queue/index.js";
 import { sqliteErrorCatalog } from "./sqlite/index.js";
 import { storeErrorCatalog } from "./store/index.js";
+import { visionErrorCatalog } from "./vision/index.js";
 import { graphApiErrorCatalog, whatsappErrorCatalog } from "./whatsapp/index.js";
 
 const catalogs: Record<string, ErrorCatalogEntry>[] = [
@@ -33,6 +34,7 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   demoErrorCatalog,
   observabilityErrorCatalog,
   consoleErrorCatalog,
+  visionErrorCatalog,
   documentsErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
