@@ -7,6 +7,7 @@ import { configErrorCatalog } from "./config/index.js";
 import { consoleErrorCatalog } from "./console/index.js";
 import { conversationErrorCatalog } from "./conversation/index.js";
 import { demoErrorCatalog } from "./demo/index.js";
+import { documentsErrorCatalog } from "./documents/index.js";
 import type { ErrorCatalogEntry } from "./errors/index.js";
 import { ingressErrorCatalog } from "./ingress/index.js";
 import { mediaErrorCatalog } from "./media/index.js";
@@ -16,6 +17,7 @@ import { queueErrorCatalog } from "./queue/index.js";
 import { speechErrorCatalog } from "./speech/index.js";
 import { sqliteErrorCatalog } from "./sqlite/index.js";
 import { storeErrorCatalog } from "./store/index.js";
+import { visionErrorCatalog } from "./vision/index.js";
 import { graphApiErrorCatalog, whatsappErrorCatalog } from "./whatsapp/index.js";
 
 const catalogs: Record<string, ErrorCatalogEntry>[] = [
@@ -36,6 +38,8 @@ const catalogs: Record<string, ErrorCatalogEntry>[] = [
   observabilityErrorCatalog,
   consoleErrorCatalog,
   speechErrorCatalog,
+  visionErrorCatalog,
+  documentsErrorCatalog,
 ];
 const entries = catalogs.flatMap((catalog) => Object.values(catalog));
 const doc = readFileSync(new URL("../docs/errors.md", import.meta.url), "utf8");

@@ -85,7 +85,10 @@ function timedLlm(inner: LlmClient, timings: Map<number, Timing>): LlmClient {
   return {
     async complete(request, signal) {
       const lastUser = [...request.messages].reverse().find((message) => message.role === "user");
-      const index = lastUser?.role === "user" ? untag(lastUser.content) : undefined;
+      const index =
+        lastUser?.role === "user" && typeof lastUser.content === "string"
+          ? untag(lastUser.content)
+          : undefined;
       const started = performance.now();
       const completion = await inner.complete(request, signal);
       if (index !== undefined) {

@@ -27,6 +27,7 @@ export { createKnowledgeBase, type KnowledgeBase, type KnowledgeEntry } from "./
 export { createOpenAiChatClient, type OpenAiChatClientOptions, withFallback } from "./openai-chat-client.js";
 export {
   type AgentStores,
+  type ChatContentPart,
   type ChatMessage,
   type ClaimResult,
   type LlmClient,
@@ -36,6 +37,7 @@ export {
   type LlmUsage,
   type PendingAction,
   type PendingActionStore,
+  type ResponseFormat,
   type TenantSlots,
   type TokenBudget,
   type ToolCall,

@@ -1,6 +1,18 @@
 import OpenAI from "openai";
-import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import { type ChatMessage, type LlmClient, type LlmCompletion, LlmError, type ToolSpec } from "./ports.js";
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions";
+import {
+  type ChatContentPart,
+  type ChatMessage,
+  type LlmClient,
+  type LlmCompletion,
+  LlmError,
+  type LlmRequest,
+  type ToolSpec,
+} from "./ports.js";
 
 export interface OpenAiChatClientOptions {
   readonly baseUrl: string;
@@ -11,6 +23,28 @@ export interface OpenAiChatClientOptions {
   readonly timeoutMs: number;
   /** A label for metrics and logs ("primary", "fallback"). */
   readonly provider: string;
+}
+
+/**
+ * Throws a TypeError for an image part whose URL is not a `data:` URL: only
+ * bytes the gateway holds are sent, never a Meta media URL (it needs the
+ * tenant's token) nor any other address a provider would fetch.
+ */
+function assertDataImages(request: LlmRequest): void {
+  for (const message of request.messages) {
+    if (message.role !== "user" || typeof message.content === "string") continue;
+    for (const part of message.content) {
+      if (part.type === "image_url" && !/^data:/i.test(part.image_url.url)) {
+        throw new TypeError("an image sent to the model must be a data: URL of bytes the gateway holds");
+      }
+    }
+  }
+}
+
+function partToWire(part: ChatContentPart): ChatCompletionContentPart {
+  if (part.type === "text") return { type: "text", text: part.text };
+  const { url, detail } = part.image_url;
+  return { type: "image_url", image_url: detail === undefined ? { url } : { url, detail } };
 }
 
 function toWire(message: ChatMessage): ChatCompletionMessageParam {
@@ -30,6 +64,11 @@ function toWire(message: ChatMessage): ChatCompletionMessageParam {
                 function: { name: call.name, arguments: call.arguments },
               })),
             }),
+      };
+    case "user":
+      return {
+        role: "user",
+        content: typeof message.content === "string" ? message.content : message.content.map(partToWire),
       };
     default:
       return { role: message.role, content: message.content };
@@ -60,6 +99,7 @@ export function createOpenAiChatClient(options: OpenAiChatClientOptions): LlmCli
   });
   return {
     async complete(request, signal): Promise<LlmCompletion> {
+      assertDataImages(request);
       const model = request.model ?? options.model;
       if (model === undefined) throw new LlmError("no model: set LLM_MODEL or the tenant's llm.model", false);
       try {
@@ -70,6 +110,18 @@ export function createOpenAiChatClient(options: OpenAiChatClientOptions): LlmCli
             ...(request.tools.length === 0
               ? {}
               : { tools: request.tools.map(toolToWire), tool_choice: "auto" }),
+            ...(request.responseFormat === undefined
+              ? {}
+              : {
+                  response_format: {
+                    type: "json_schema",
+                    json_schema: {
+                      name: request.responseFormat.name,
+                      schema: { ...request.responseFormat.schema },
+                      strict: true,
+                    },
+                  },
+                }),
           },
           { signal },
         );
@@ -120,7 +172,8 @@ export function withFallback(primary: LlmClient, fallback: LlmClient | undefined
       } catch (error) {
         if (!(error instanceof LlmError) || !error.retryable || signal.aborted) throw error;
         // The fallback answers with its own model: a tenant's model override names the primary's.
-        return fallback.complete({ messages: request.messages, tools: request.tools }, signal);
+        const { model: _primaryModel, ...rest } = request;
+        return fallback.complete(rest, signal);
       }
     },
   };

@@ -1,6 +1,26 @@
+/**
+ * One part of a user message's content, in OpenAI's wire shape. An image is
+ * always a `data:` URL of bytes the gateway holds (the client refuses any
+ * other URL): a Meta media URL needs the tenant's token and must never reach
+ * a model provider.
+ */
+export type ChatContentPart =
+  | { readonly type: "text"; readonly text: string }
+  | {
+      readonly type: "image_url";
+      readonly image_url: {
+        /** `data:<mime>;base64,<bytes>`. */
+        readonly url: string;
+        /** How closely the model looks (OpenAI's default "auto"); "low" costs a fixed few tokens. */
+        readonly detail?: "auto" | "low" | "high";
+      };
+    };
+
 /** One message of a chat-completions conversation (OpenAI's wire roles). */
 export type ChatMessage =
-  | { readonly role: "system" | "user"; readonly content: string }
+  | { readonly role: "system"; readonly content: string }
+  /** A user message is text, or text and image parts (for a model with vision). */
+  | { readonly role: "user"; readonly content: string | readonly ChatContentPart[] }
   | { readonly role: "assistant"; readonly content: string | null; readonly toolCalls?: readonly ToolCall[] }
   | { readonly role: "tool"; readonly toolCallId: string; readonly content: string };
 
@@ -38,6 +58,21 @@ export interface LlmRequest {
   readonly tools: readonly ToolSpec[];
   /** Overrides the provider's default model (a tenant's `llm.model`). */
   readonly model?: string;
+  /**
+   * Asks for structured output: the answer's content is one JSON object
+   * matching `schema` (OpenAI's `json_schema` response format, strict). The
+   * schema must suit strict mode: every object lists all its properties in
+   * `required` and sets `additionalProperties: false`; optional values are
+   * nullable. The caller still validates what comes back.
+   */
+  readonly responseFormat?: ResponseFormat;
+}
+
+/** A named JSON schema the completion's content must match. */
+export interface ResponseFormat {
+  /** Letters, digits, `_` and `-`, at most 64. */
+  readonly name: string;
+  readonly schema: Readonly<Record<string, unknown>>;
 }
 
 /** The LLM port: one chat completion, abortable. Adapters throw LlmError. */

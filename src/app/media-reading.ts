@@ -8,11 +8,11 @@ import {
   createMediaKeeper,
   createMediaMetrics,
   createTurnMediaReader,
-  uploadOutboundMedia,
   type MediaDownloader,
   type MediaFailure,
   type MediaSettings,
   resolveMediaSettings,
+  uploadOutboundMedia,
 } from "../media/index.js";
 import type { Logger } from "../observability/index.js";
 import { detectLanguage, loadLexicon, normalizeMessage } from "../router/index.js";
@@ -81,7 +81,10 @@ function transcriberFor(config: AppConfig, settings: MediaSettings): Transcriber
  * reading written to the message log. Checks every tenant's media settings
  * now, so a mistake stops the worker at start rather than a turn later.
  */
-export async function createMediaReading(config: AppConfig, deps: MediaReadingDeps): Promise<TurnMediaReader> {
+export async function createMediaReading(
+  config: AppConfig,
+  deps: MediaReadingDeps,
+): Promise<TurnMediaReader> {
   const settings = new Map<string, MediaSettings>(
     config.tenants.map((tenant) => [tenant.id, resolveMediaSettings(tenant)]),
   );

@@ -202,7 +202,12 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       answerInKind === undefined || read === undefined || answered.length === 0
         ? answered
         : await steps.once("voice", () =>
-            answerInKind({ tenant, phoneNumberId: last.phoneNumberId, messages: readMessages, replies: answered }),
+            answerInKind({
+              tenant,
+              phoneNumberId: last.phoneNumberId,
+              messages: readMessages,
+              replies: answered,
+            }),
           );
     const replies: readonly TurnReply[] = notice === undefined ? inKind : [notice, ...inKind];
     const address = addressOf(last);

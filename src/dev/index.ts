@@ -49,7 +49,7 @@ export {
   type FakeLlmOptions,
 } from "./fake-llm/create-fake-llm.js";
 export type { FakeLlmIds } from "./fake-llm/ids.js";
-export type { FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
+export type { FakeLlmImageRecord, FakeLlmOutcome, FakeLlmRequestRecord } from "./fake-llm/records.js";
 export { type FakeLlmRule, FakeLlmRulesError } from "./fake-llm/rules.js";
 export {
   createSeededRandom,

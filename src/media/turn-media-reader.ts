@@ -281,7 +281,12 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
     return texts.length === 0 ? undefined : deps.languageOf(texts.slice(-10));
   };
 
-  const answerInKind: TurnMediaReader["answerInKind"] = async ({ tenant, phoneNumberId, messages, replies }) => {
+  const answerInKind: TurnMediaReader["answerInKind"] = async ({
+    tenant,
+    phoneNumberId,
+    messages,
+    replies,
+  }) => {
     const { speak } = deps;
     const heard = messages.find((message) => message.reading?.transcript !== undefined);
     if (speak === undefined || heard === undefined || !deps.settings(tenant).voiceReplies) return replies;

@@ -8,6 +8,35 @@ export interface ChatToolCall {
 
 export type ChatRole = "system" | "developer" | "user" | "assistant" | "tool";
 
+/**
+ * An image part of a user message. A `data:` URL is decoded (its declared
+ * type, size and sha256 are kept); an http(s) URL is only noted: the fake
+ * fetches nothing.
+ */
+export type ChatImage =
+  | {
+      readonly source: "data";
+      /** The type the data URL declares (image/png…). */
+      readonly mimeType: string;
+      /** Decoded bytes. */
+      readonly bytes: number;
+      /** Hex sha256 of the decoded bytes: what a rule's `imageSha256` matches. */
+      readonly sha256: string;
+      readonly detail: "auto" | "low" | "high";
+    }
+  | { readonly source: "url"; readonly url: string; readonly detail: "auto" | "low" | "high" };
+
+/** `response_format`: plain text, any JSON object, or one matching a named schema. */
+export type ResponseFormat =
+  | { readonly type: "text" }
+  | { readonly type: "json_object" }
+  | {
+      readonly type: "json_schema";
+      readonly name: string;
+      readonly schema: Record<string, unknown>;
+      readonly strict: boolean;
+    };
+
 /** One message of a request, its content flattened to text. */
 export interface ChatMessage {
   readonly role: ChatRole;
@@ -17,6 +46,8 @@ export interface ChatMessage {
   readonly toolCalls: readonly ChatToolCall[];
   /** Tool messages only: the call this message answers. */
   readonly toolCallId?: string;
+  /** User messages only: the image parts, in order. */
+  readonly images: readonly ChatImage[];
 }
 
 /** A function the client offers the model. */
@@ -39,4 +70,6 @@ export interface ChatRequest {
   readonly toolChoice: ToolChoice | undefined;
   /** `max_completion_tokens`, else `max_tokens`. */
   readonly maxTokens: number | undefined;
+  /** Undefined when the request sets none (plain text). */
+  readonly responseFormat: ResponseFormat | undefined;
 }

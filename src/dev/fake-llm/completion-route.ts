@@ -37,6 +37,20 @@ async function pause(ms: number, stop: AbortSignal): Promise<boolean> {
   return !stop.aborted;
 }
 
+/** What a valid request carried beyond its text, for the record. */
+function requestFacts(chat: ChatRequest): Pick<FakeLlmRequestRecord, "images" | "responseFormat"> {
+  const images = chat.messages.flatMap((message) => message.images);
+  const format = chat.responseFormat;
+  return {
+    ...(images.length === 0 ? {} : { images }),
+    ...(format === undefined
+      ? {}
+      : {
+          responseFormat: format.type === "json_schema" ? { type: format.type, name: format.name } : format,
+        }),
+  };
+}
+
 function completionBody(ctx: FakeLlmContext, chat: ChatRequest, composed: ComposedReply) {
   const toolCalls = composed.toolCalls.map((call) => ({
     id: ctx.ids.toolCall(),
@@ -118,6 +132,7 @@ export function registerCompletionRoute(app: FastifyInstance, ctx: FakeLlmContex
       if (error instanceof InvalidRequest) return refuse(invalidRequest(error));
       throw error;
     }
+    ctx.records.update(seq, requestFacts(chat));
 
     // Waiting (held or delayed) ends when the fake closes or the client gives up.
     const clientGone = new AbortController();

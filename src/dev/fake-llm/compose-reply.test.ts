@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { composeReply } from "./compose-reply.js";
 import { compileRules, type FakeLlmRule } from "./rules.js";
@@ -132,5 +133,53 @@ describe("compileRules", () => {
     expect(() => compileRules([{ when: { lastUser: "(" }, reply: { content: "x" } }])).toThrow(
       /rules\[0\]\.when\.lastUser is not a valid regular expression/,
     );
+  });
+});
+
+describe("composeReply: images and structured output", () => {
+  const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001", "hex");
+  const sha = createHash("sha256").update(png).digest("hex");
+  const withImage = [
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "see my payment" },
+        { type: "image_url", image_url: { url: `data:image/png;base64,${png.toString("base64")}` } },
+      ],
+    },
+  ];
+  const schema = {
+    type: "object",
+    additionalProperties: false,
+    required: ["isReceipt", "reference"],
+    properties: { isReceipt: { type: "boolean" }, reference: { type: ["string", "null"] } },
+  };
+  const format = { type: "json_schema", json_schema: { name: "receipt_reading", schema, strict: true } };
+  const scripted: FakeLlmRule[] = [
+    { when: { imageSha256: "0".repeat(64) }, reply: { json: { isReceipt: false, reference: null } } },
+    {
+      when: { imageSha256: sha.toUpperCase(), responseFormat: "receipt_reading" },
+      reply: { json: { isReceipt: true, reference: "TRX123" } },
+    },
+  ];
+
+  it("answers the rule keyed on the image's sha256 and the schema's name with its JSON", () => {
+    const reply = answer(scripted, { messages: withImage, response_format: format });
+    expect(reply).toMatchObject({ finishReason: "stop", rule: 1 });
+    expect(JSON.parse(reply.content ?? "")).toEqual({ isReceipt: true, reference: "TRX123" });
+  });
+
+  it("answers the plainest valid object when no rule matches", () => {
+    const reply = answer(scripted.slice(0, 1), { messages: withImage, response_format: format });
+    expect(reply.rule).toBe("default");
+    expect(JSON.parse(reply.content ?? "")).toEqual({ isReceipt: false, reference: null });
+    expect(
+      answer([], { messages: [user("reply in json")], response_format: { type: "json_object" } }).content,
+    ).toBe("{}");
+  });
+
+  it("cuts a JSON answer at max tokens, as a real model does (finish_reason length)", () => {
+    const reply = answer(scripted, { messages: withImage, response_format: format, max_tokens: 2 });
+    expect(reply).toMatchObject({ finishReason: "length", content: '{"isRece' });
   });
 });

@@ -3,6 +3,20 @@ import type { IncomingHttpHeaders } from "node:http";
 /** How a recorded request ended (so far). */
 export type FakeLlmOutcome = "pending" | "hung" | "answered" | "dropped" | "abandoned";
 
+/** An image a request carried (in any user message), for assertions: never its bytes. */
+export interface FakeLlmImageRecord {
+  /** `data`: a data URL, decoded; `url`: an http(s) URL, noted and not fetched. */
+  readonly source: "data" | "url";
+  /** The declared type of a data URL. */
+  readonly mimeType?: string;
+  /** Decoded bytes of a data URL. */
+  readonly bytes?: number;
+  readonly sha256?: string;
+  /** The remote URL, for `url` images. */
+  readonly url?: string;
+  readonly detail: "auto" | "low" | "high";
+}
+
 /** One chat-completions call and what the fake answered. */
 export interface FakeLlmRequestRecord {
   readonly seq: number;
@@ -26,9 +40,18 @@ export interface FakeLlmRequestRecord {
   readonly error?: string;
   /** Which rule answered: its index, `default`, or `forced` (tool_choice). */
   readonly rule?: number | "default" | "forced";
+  /** Images of a valid request's user messages, in order (absent when it had none). */
+  readonly images?: readonly FakeLlmImageRecord[];
+  /** A valid request's `response_format`: its type, and the json_schema's name. */
+  readonly responseFormat?: { readonly type: string; readonly name?: string };
 }
 
-type Change = Partial<Pick<FakeLlmRequestRecord, "outcome" | "status" | "answeredAt" | "error" | "rule">>;
+type Change = Partial<
+  Pick<
+    FakeLlmRequestRecord,
+    "outcome" | "status" | "answeredAt" | "error" | "rule" | "images" | "responseFormat"
+  >
+>;
 
 export interface Records {
   add(record: Omit<FakeLlmRequestRecord, "seq" | "outcome">): number;

@@ -7,6 +7,12 @@ const whenSchema = z
     lastUser: z.string().optional(),
     toolOffered: toolName.optional(),
     afterTool: toolName.optional(),
+    imageSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/i, "must be a sha256 in hex (64 characters)")
+      .transform((hex) => hex.toLowerCase())
+      .optional(),
+    responseFormat: z.string().min(1).optional(),
     always: z.literal(true).optional(),
   })
   .refine((when) => Object.keys(when).length > 0, "needs at least one condition (or always: true)");
@@ -14,13 +20,17 @@ const whenSchema = z
 const replySchema = z.union(
   [
     z.strictObject({ content: z.string() }),
+    z.strictObject({ json: z.record(z.string(), z.unknown()) }),
     z.strictObject({
       toolCalls: z
         .array(z.strictObject({ name: toolName, arguments: z.record(z.string(), z.unknown()).default({}) }))
         .min(1),
     }),
   ],
-  { error: 'a reply is { "content": string } or { "toolCalls": [{ "name", "arguments" }, …] }' },
+  {
+    error:
+      'a reply is { "content": string }, { "json": {…} } or { "toolCalls": [{ "name", "arguments" }, …] }',
+  },
 );
 
 const ruleSchema = z.strictObject({ when: whenSchema, reply: replySchema });
@@ -49,11 +59,19 @@ export interface FakeLlmRule {
     readonly toolOffered?: string;
     /** The last message is the result of a call of this tool. */
     readonly afterTool?: string;
+    /** The last user message holds an image (a data URL) whose bytes have this sha256, in hex. */
+    readonly imageSha256?: string;
+    /** The request asks for structured output with a json_schema of this name. */
+    readonly responseFormat?: string;
     readonly always?: true;
   };
-  /** Content may hold `{{lastUser}}` and `{{toolResult}}`; so may string values in tool arguments. */
+  /**
+   * Content may hold `{{lastUser}}` and `{{toolResult}}`; so may string values in tool arguments.
+   * `json` answers that object as the content (structured output), unchanged.
+   */
   readonly reply:
     | { readonly content: string }
+    | { readonly json: Record<string, unknown> }
     | {
         readonly toolCalls: readonly {
           readonly name: string;
@@ -70,9 +88,12 @@ export interface CompiledRule {
   readonly lastUser?: RegExp;
   readonly toolOffered?: string;
   readonly afterTool?: string;
+  readonly imageSha256?: string;
+  readonly responseFormat?: string;
   readonly always: boolean;
   readonly reply:
     | { readonly kind: "content"; readonly content: string }
+    | { readonly kind: "json"; readonly json: Record<string, unknown> }
     | {
         readonly kind: "toolCalls";
         readonly toolCalls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[];
@@ -116,11 +137,15 @@ export function compileRules(input: unknown): CompiledRule[] {
       ...(lastUser === undefined ? {} : { lastUser }),
       ...(rule.when.toolOffered === undefined ? {} : { toolOffered: rule.when.toolOffered }),
       ...(rule.when.afterTool === undefined ? {} : { afterTool: rule.when.afterTool }),
+      ...(rule.when.imageSha256 === undefined ? {} : { imageSha256: rule.when.imageSha256 }),
+      ...(rule.when.responseFormat === undefined ? {} : { responseFormat: rule.when.responseFormat }),
       always: rule.when.always === true,
       reply:
         "content" in rule.reply
           ? { kind: "content", content: rule.reply.content }
-          : { kind: "toolCalls", toolCalls: rule.reply.toolCalls },
+          : "json" in rule.reply
+            ? { kind: "json", json: rule.reply.json }
+            : { kind: "toolCalls", toolCalls: rule.reply.toolCalls },
     };
   });
   if (problems.length > 0) throw new FakeLlmRulesError(problems);

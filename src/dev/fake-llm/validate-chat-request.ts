@@ -1,6 +1,8 @@
 import type { ChatRequest, ChatTool, ToolChoice } from "./chat-request.js";
+import { isObject, type JsonObject } from "./json-object.js";
 import { InvalidRequest } from "./openai-error.js";
-import { isObject, type JsonObject, validateMessages } from "./validate-messages.js";
+import { validateMessages } from "./validate-messages.js";
+import { validateResponseFormat } from "./validate-response-format.js";
 
 /**
  * Request arguments OpenAI's chat completions accept. Anything else is
@@ -181,5 +183,6 @@ export function validateChatRequest(body: unknown): ChatRequest {
     toolsJson: tools.length === 0 ? "" : JSON.stringify(body.tools),
     toolChoice: validateToolChoice(body.tool_choice, tools),
     maxTokens: maxCompletionTokens ?? maxTokens,
+    responseFormat: validateResponseFormat(body.response_format, messages),
   };
 }

@@ -1,45 +1,9 @@
 import type { ChatMessage, ChatRole, ChatToolCall } from "./chat-request.js";
+import { isObject } from "./json-object.js";
 import { InvalidRequest } from "./openai-error.js";
+import { readContent } from "./validate-content-parts.js";
 
 const ROLES: readonly ChatRole[] = ["system", "developer", "user", "assistant", "tool"];
-
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A string, or OpenAI's array of content parts of which only text parts carry words. */
-function contentText(value: unknown, param: string, required: boolean): string {
-  if (value === undefined || value === null) {
-    if (required)
-      throw new InvalidRequest(
-        `Missing required parameter: '${param}'.`,
-        param,
-        "missing_required_parameter",
-      );
-    return "";
-  }
-  if (typeof value === "string") return value;
-  if (!Array.isArray(value)) {
-    throw new InvalidRequest(
-      `Invalid type for '${param}': expected one of a string or array of objects, but got ${typeof value} instead.`,
-      param,
-      "invalid_type",
-    );
-  }
-  return value
-    .map((part, index) => {
-      if (!isObject(part) || typeof part.type !== "string") {
-        throw new InvalidRequest(
-          `Missing required parameter: '${param}[${index}].type'.`,
-          `${param}[${index}].type`,
-        );
-      }
-      return part.type === "text" && typeof part.text === "string" ? part.text : "";
-    })
-    .join("");
-}
 
 function toolCalls(value: unknown, param: string): ChatToolCall[] {
   if (value === undefined || value === null) return [];
@@ -81,8 +45,13 @@ function readMessage(raw: unknown, index: number): ChatMessage {
     );
   }
   const calls = role === "assistant" ? toolCalls(raw.tool_calls, `${at}.tool_calls`) : [];
-  const text = contentText(raw.content, `${at}.content`, role !== "assistant" || calls.length === 0);
-  if (role !== "tool") return { role: role as ChatRole, text, toolCalls: calls };
+  const { text, images } = readContent(
+    raw.content,
+    `${at}.content`,
+    role as ChatRole,
+    role !== "assistant" || calls.length === 0,
+  );
+  if (role !== "tool") return { role: role as ChatRole, text, toolCalls: calls, images };
   if (typeof raw.tool_call_id !== "string" || raw.tool_call_id === "") {
     throw new InvalidRequest(
       `Missing required parameter: '${at}.tool_call_id'.`,
@@ -90,7 +59,7 @@ function readMessage(raw: unknown, index: number): ChatMessage {
       "missing_required_parameter",
     );
   }
-  return { role: "tool", text, toolCalls: [], toolCallId: raw.tool_call_id };
+  return { role: "tool", text, toolCalls: [], toolCallId: raw.tool_call_id, images };
 }
 
 /**
