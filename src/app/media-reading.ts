@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import type { Registry } from "prom-client";
+import { type LlmClient, resolveAgentSettings } from "../agent/index.js";
 import type { AppConfig, TenantConfig } from "../config/index.js";
 import type { ConversationStateStore, TurnMediaReader } from "../conversation/index.js";
+import { extractPdfText } from "../documents/index.js";
 import { SharpsharpError } from "../errors/index.js";
 import {
   createMediaDownloader,
@@ -25,11 +27,14 @@ import {
   type Transcriber,
 } from "../speech/index.js";
 import type { MessageStore } from "../store/index.js";
+import { readReceipt } from "../vision/index.js";
 import type { GraphApiClient } from "../whatsapp/index.js";
 import { StartupError } from "./errors.js";
 
 /** What the media reader is built from in a worker process. */
 export interface MediaReadingDeps {
+  /** The tenants' model, for reading pictures (`media.vision`); undefined without an LLM. */
+  readonly llm: LlmClient | undefined;
   readonly graphClientFor: (tenantId: string) => GraphApiClient;
   readonly state: ConversationStateStore;
   /** The message log, when there is one: each reading is kept beside its message. */
@@ -153,6 +158,28 @@ export async function createMediaReading(
             return uploaded.id;
           },
         }),
+    ...(deps.llm === undefined
+      ? {}
+      : {
+          readImage: async (tenant, image, caption, signal) => {
+            const model = resolveAgentSettings(tenant).model;
+            const seen = await readReceipt(
+              deps.llm as LlmClient,
+              {
+                bytes: image.bytes,
+                mimeType: image.mimeType,
+                ...(caption === undefined ? {} : { caption }),
+                ...(model === undefined ? {} : { model }),
+              },
+              signal,
+            );
+            return {
+              description: seen.description,
+              ...(seen.isReceipt ? { receipt: { ...seen.slots } } : {}),
+            };
+          },
+        }),
+    pdfText: async (bytes, signal) => (await extractPdfText(bytes, { signal })).text,
     keep: async (tenant, reading, bytes) => {
       await keeper.keep(tenant.id, reading, bytes);
     },

@@ -1,5 +1,5 @@
 import type { Registry } from "prom-client";
-import { createGatewayResponder, type LlmClient } from "../agent/index.js";
+import { createGatewayResponder, type LlmClient, llmFromConfig } from "../agent/index.js";
 import { type AppConfig, GRAPH_SEND_TIMEOUT_MS } from "../config/index.js";
 import type { ConsoleEventBus } from "../console/index.js";
 import {
@@ -113,6 +113,7 @@ export async function startPipeline(
     const graph = createGraphClients(config, options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS);
     opened.push(() => graph.close());
     const media = await createMediaReading(config, {
+      llm: options.llm ?? llmFromConfig(config),
       graphClientFor: graph.clientFor,
       state,
       store: log?.store,

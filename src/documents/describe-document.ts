@@ -4,8 +4,8 @@ export interface DocumentFacts {
   /** The file name the customer's app sent, if any (never trusted as a path). */
   readonly fileName?: string;
   readonly mimeType: string;
-  /** Bytes. */
-  readonly size: number;
+  /** Bytes; unknown when the document was not downloaded. */
+  readonly size?: number;
   readonly caption?: string;
 }
 
@@ -25,7 +25,7 @@ export function describeDocument(facts: DocumentFacts): string {
   const name =
     facts.fileName === undefined || facts.fileName.trim() === "" ? undefined : baseName(facts.fileName);
   const parts = [
-    `[document: ${name === undefined ? "no file name" : quoteForModel(name, 120)} (${flattenForModel(facts.mimeType, 100)}, ${formatByteSize(facts.size)})`,
+    `[document: ${name === undefined ? "no file name" : quoteForModel(name, 120)} (${flattenForModel(facts.mimeType, 100)}${facts.size === undefined ? "" : `, ${formatByteSize(facts.size)}`})`,
   ];
   if (facts.caption !== undefined && facts.caption.trim() !== "") {
     parts.push(`, caption ${quoteForModel(facts.caption)}`);

@@ -122,7 +122,7 @@ describe("the turn media reader", () => {
       messages: [picture, pdf],
     });
     expect(read.readings[picture.wamid]?.description).toBe(
-      '[picture: image/jpeg, caption: "see the debit alert"]',
+      '[image: image/jpeg, caption "see the debit alert"; you cannot see images: if what it shows matters, ask the customer to type it]',
     );
     expect(read.readings[pdf.wamid]?.extractedText).toBe("Invoice 42: 2 bags of rice");
     expect(downloads).toEqual([(pdf.content as { id: string }).id]);

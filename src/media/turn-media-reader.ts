@@ -6,7 +6,9 @@ import {
   type TurnMediaReadings,
   type TurnReply,
 } from "../conversation/index.js";
+import { describeDocument, flattenForModel, formatByteSize, quoteForModel } from "../documents/index.js";
 import type { Logger } from "../observability/index.js";
+import { describeImageWithoutVision } from "../vision/index.js";
 import type { InboundMessage, MediaKind, MediaReading } from "../whatsapp/index.js";
 import type { MediaMetrics } from "./media-metrics.js";
 import type { MediaSettings } from "./media-settings.js";
@@ -122,11 +124,10 @@ function mediaOf(message: InboundMessage): (MediaContent & { kind: MediaKind; id
 const str = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined;
 
-function kb(size: number | undefined): string {
-  return size === undefined ? "" : `, ${Math.max(1, Math.round(size / 1024))} KB`;
-}
-
-/** What a reader sees in place of media nobody read: kind, type, size, file name and caption. */
+/**
+ * What a reader (the agent, an operator) sees in place of media whose contents were not read:
+ * kind, type, size when known, file name and caption; never a URL.
+ */
 export function placeholderOf(
   kind: MediaKind,
   mimeType: string | undefined,
@@ -134,9 +135,20 @@ export function placeholderOf(
   fileName?: string,
   caption?: string,
 ): string {
-  const named = fileName === undefined ? "" : ` "${fileName}"`;
-  const captioned = caption === undefined ? "" : `, caption: "${caption}"`;
-  return `[${THING[kind]}${named}: ${mimeType ?? "unknown type"}${kb(size)}${captioned}]`;
+  const type = mimeType ?? "unknown type";
+  const sized = size === undefined ? {} : { size };
+  const captioned = caption === undefined ? {} : { caption };
+  if (kind === "image") return describeImageWithoutVision({ mimeType: type, ...sized, ...captioned });
+  if (kind === "document") {
+    return describeDocument({
+      mimeType: type,
+      ...sized,
+      ...captioned,
+      ...(fileName === undefined ? {} : { fileName }),
+    });
+  }
+  const said = caption === undefined ? "" : `, caption ${quoteForModel(caption)}`;
+  return `[${THING[kind]}: ${flattenForModel(type, 100)}${size === undefined ? "" : `, ${formatByteSize(size)}`}${said}]`;
 }
 
 /**

@@ -3,8 +3,8 @@ import { flattenForModel, formatByteSize, quoteForModel } from "../documents/ind
 export interface ImageFacts {
   readonly caption?: string;
   readonly mimeType: string;
-  /** Bytes. */
-  readonly size: number;
+  /** Bytes; unknown when the image was not downloaded. */
+  readonly size?: number;
 }
 
 /**
@@ -19,7 +19,7 @@ export function describeImageWithoutVision(facts: ImageFacts): string {
       ? "no caption"
       : `caption ${quoteForModel(facts.caption)}`;
   return (
-    `[image: ${flattenForModel(facts.mimeType, 100)}, ${formatByteSize(facts.size)}, ${caption}; ` +
+    `[image: ${flattenForModel(facts.mimeType, 100)}, ${facts.size === undefined ? "" : `${formatByteSize(facts.size)}, `}${caption}; ` +
     "you cannot see images: if what it shows matters, ask the customer to type it]"
   );
 }

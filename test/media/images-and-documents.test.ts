@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { FakeLlmRule } from "../../src/dev/index.js";
+import { RECEIPT_READING_NAME } from "../../src/vision/index.js";
+import { eventually } from "../support/eventually.js";
+import { LLM_KEY, trackFakeLlms } from "../support/fake-llm.js";
+import { media, startMediaGateway, text } from "../support/media-gateway.js";
+
+const startLlm = trackFakeLlms(afterEach);
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/media/${name}`, import.meta.url));
+const receipt = fixture("transfer-receipt.png");
+const invoice = fixture("order-invoice.pdf");
+
+const receiptRule: FakeLlmRule = {
+  when: {
+    imageSha256: createHash("sha256").update(receipt).digest("hex"),
+    responseFormat: RECEIPT_READING_NAME,
+  },
+  reply: {
+    json: {
+      isReceipt: true,
+      amount: { value: 15000, currency: "₦" },
+      date: "2025-03-14",
+      bank: "GTBank",
+      reference: "000013250314094211223344556",
+      senderName: "ADEBAYO CHUKWUEMEKA OKAFOR",
+      receiverName: "MAMA NKECHI FOODS LTD",
+      description: "A GTBank transfer receipt.",
+    },
+  },
+};
+
+/** The user message of each chat request the fake LLM received, as text (image parts named). */
+function userTexts(requests: readonly { body: unknown }[]): string[] {
+  return requests.map((request) => {
+    const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages;
+    const user = messages.filter((message) => message.role === "user").at(-1);
+    if (typeof user?.content === "string") return user.content;
+    return JSON.stringify(user?.content);
+  });
+}
+
+describe("pictures and documents in a turn (embedded)", () => {
+  it("a transfer receipt is read into slots by the tenant's vision model, and the agent is told them", async () => {
+    const llm = await startLlm({ apiKey: LLM_KEY, rules: [receiptRule] });
+    const gateway = await startMediaGateway(
+      cleanups,
+      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
+      { vision: true },
+      { ownResponder: true },
+    );
+    const picture = media(gateway, "image", receipt, "image/png");
+    expect(await gateway.post([picture])).toBe(200);
+    await eventually(() => gateway.fake.fake.messages().length >= 1, 10_000);
+    expect(await gateway.reading(picture.wamid)).toMatchObject({
+      kind: "image",
+      size: receipt.length,
+      receipt: {
+        amount: { value: 15000, currency: "NGN" },
+        bank: "GTBank",
+        reference: "000013250314094211223344556",
+      },
+    });
+    const requests = llm.fake.requests();
+    // First the picture, as a data URL of the downloaded bytes; then the agent, told what it showed.
+    expect(requests[0]?.images).toHaveLength(1);
+    expect(requests[0]?.images?.[0]?.source).toBe("data");
+    expect(userTexts(requests.slice(1)).join("\n")).toMatch(/Payment receipt: NGN 15,000\.00.*GTBank/);
+    expect(userTexts(requests).join("\n")).not.toMatch(/127\.0\.0\.1|media-download/);
+  });
+
+  it("without vision a picture is never downloaded: the agent gets its description and caption", async () => {
+    const llm = await startLlm({ apiKey: LLM_KEY });
+    const gateway = await startMediaGateway(
+      cleanups,
+      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
+      {},
+      { ownResponder: true },
+    );
+    // Words the router cannot place, so the agent answers the turn.
+    await gateway.post([media(gateway, "image", receipt, "image/png", { caption: "xyzzy plugh" })]);
+    await eventually(() => gateway.fake.fake.messages().length >= 1, 10_000);
+    expect(gateway.fake.fake.requests().filter((request) => request.kind.startsWith("media"))).toEqual([]);
+    expect(
+      llm.fake.requests().every((request) => request.images === undefined || request.images.length === 0),
+    ).toBe(true);
+    expect(userTexts(llm.fake.requests()).join("\n")).toMatch(/\[image: image\/png, caption "xyzzy plugh"/);
+  });
+
+  it("a PDF's first pages reach the agent as text, with its file name", async () => {
+    const llm = await startLlm({ apiKey: LLM_KEY });
+    const gateway = await startMediaGateway(
+      cleanups,
+      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
+      {},
+      { ownResponder: true },
+    );
+    const pdf = media(gateway, "document", invoice, "application/pdf", { filename: "invoice.pdf" });
+    await gateway.post([pdf, text("xyzzy plugh")]);
+    await eventually(() => gateway.fake.fake.messages().length >= 1, 10_000);
+    expect(await gateway.reading(pdf.wamid)).toMatchObject({
+      kind: "document",
+      fileName: "invoice.pdf",
+      extractedText: expect.stringMatching(/INV-2291[\s\S]*15,000\.00/),
+    });
+    expect(userTexts(llm.fake.requests()).join("\n")).toMatch(/text of the file[\s\S]*INV-2291/);
+  });
+});

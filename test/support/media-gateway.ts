@@ -1,0 +1,181 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { type RunningEmbedded, startEmbedded } from "../../src/app/index.js";
+import type { Responder, TurnInput } from "../../src/conversation/index.js";
+import { type InboundSpecOf, mixedWebhook } from "../../src/dev/index.js";
+import { signatureFor } from "../../src/ingress/index.js";
+import { createLogger } from "../../src/observability/index.js";
+import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
+import { embeddedEnvConfig } from "./embedded-config.js";
+import { GRAPH_TOKEN, type RunningFake, startFake } from "./fake-graph.js";
+import { readVoiceNote, type VOICE_NOTES } from "./fake-stt.js";
+import { APP_SECRET } from "./ingress-harness.js";
+
+export const CUSTOMER = "2348012345678";
+
+/** Answers each turn with what it read, in order, and keeps the turns it was given. */
+export function echoResponder(): Responder & { readonly turns: TurnInput[] } {
+  const turns: TurnInput[] = [];
+  return {
+    turns,
+    async respond(turn) {
+      turns.push(turn);
+      return [{ text: `heard: ${turn.messages.map((m) => m.text ?? "(nothing)").join(" | ")}` }];
+    },
+    async respondToStale(turn) {
+      turns.push(turn);
+      return [{ text: "stale" }];
+    },
+  };
+}
+
+export interface MediaGateway {
+  readonly fake: RunningFake;
+  readonly running: RunningEmbedded;
+  /** The echo responder, unless the gateway's own answers (`ownResponder`). */
+  readonly responder: ReturnType<typeof echoResponder>;
+  post(messages: readonly InboundSpecOf[]): Promise<number>;
+  /** The texts the customer was sent, oldest first. */
+  sent(): string[];
+  reading(wamid: string): Promise<unknown>;
+}
+
+/**
+ * The embedded gateway on the fake Graph API, answering with the echo responder (or, with
+ * `ownResponder`, its own: the router, then the LLM agent). With `media`, a tenants file gives the
+ * tenant `acme` those media settings. `cleanups` gets what closes it all.
+ */
+export async function startMediaGateway(
+  cleanups: (() => Promise<void>)[],
+  env: Record<string, string>,
+  media?: Record<string, unknown>,
+  options: { readonly ownResponder?: boolean } = {},
+): Promise<MediaGateway> {
+  const fake = await startFake();
+  const dataDir = mkdtempSync(join(tmpdir(), "ss-voice-"));
+  const responder = echoResponder();
+  // A tenants file when the tenant has media settings: the `default` tenant of the variables has none.
+  if (media !== undefined) {
+    writeFileSync(
+      join(dataDir, "tenants.json"),
+      JSON.stringify({
+        tenants: [
+          {
+            id: "acme",
+            appSecretEnv: "ACME_SECRET",
+            verifyTokenEnv: "ACME_VERIFY",
+            graphTokenEnv: "ACME_TOKEN",
+            phoneNumberIds: ["106540352242922"],
+            coalesce: { windowMs: 0, maxMs: 0 },
+            media,
+          },
+        ],
+      }),
+    );
+  }
+  const tenantEnv: Record<string, string> =
+    media === undefined
+      ? {}
+      : {
+          SHARPSHARP_CONFIG: join(dataDir, "tenants.json"),
+          ACME_SECRET: APP_SECRET,
+          ACME_VERIFY: "v",
+          ACME_TOKEN: GRAPH_TOKEN,
+        };
+  const tenant = media === undefined ? "default" : "acme";
+  const running = await startEmbedded(embeddedEnvConfig(fake.url, dataDir, { ...env, ...tenantEnv }), {
+    logger: createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" }),
+    ...(options.ownResponder === true ? {} : { responder }),
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  const db = new Database(running.databasePath, { fileMustExist: true });
+  const store = createSqliteMessageStore(db);
+  cleanups.push(async () => {
+    db.close();
+    await running.close();
+    await fake.fake.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    fake,
+    running,
+    responder,
+    async post(messages) {
+      const body = mixedWebhook(messages);
+      const url = `${running.url}/webhook${tenant === "default" ? "" : `/${tenant}`}`;
+      const response = await fetch(url, {
+        method: "POST",
+        body,
+        headers: {
+          "content-type": "application/json",
+          "x-hub-signature-256": signatureFor(body, APP_SECRET),
+        },
+      });
+      return response.status;
+    },
+    sent: () =>
+      fake.fake
+        .messages()
+        .filter((message) => message.to?.replace(/^\+/, "") === CUSTOMER)
+        .map((message) => String((message.body.text as { body?: string } | undefined)?.body)),
+    async reading(wamid) {
+      const page = await store.messagesOf(`${tenant}:106540352242922:${CUSTOMER}`, { limit: 100 });
+      return page.items.find((item) => item.wamid === wamid)?.reading;
+    },
+  };
+}
+
+let sequence = 0;
+
+/** A file held by the fake Graph API as the customer's image or document message. */
+export function media(
+  gateway: MediaGateway,
+  kind: "image" | "document",
+  bytes: Buffer,
+  mimeType: string,
+  extra: { readonly caption?: string; readonly filename?: string } = {},
+): InboundSpecOf {
+  const mediaId = `media-${++sequence}`;
+  gateway.fake.fake.addMedia(mediaId, { bytes, mimeType });
+  return {
+    kind,
+    wamid: `wamid.${kind}.${process.pid}.${++sequence}`,
+    from: CUSTOMER,
+    timestamp: Math.floor(Date.now() / 1000),
+    mediaId,
+    mimeType,
+    sha256: createHash("sha256").update(bytes).digest("base64"),
+    ...extra,
+  };
+}
+
+/** A voice-note fixture held by the fake Graph API, as the customer's audio message. */
+export function voice(
+  gateway: MediaGateway,
+  name: keyof typeof VOICE_NOTES,
+  mediaId = `media-${++sequence}`,
+): InboundSpecOf {
+  const bytes = readVoiceNote(name);
+  gateway.fake.fake.addMedia(mediaId, { bytes, mimeType: "audio/ogg; codecs=opus" });
+  return {
+    kind: "audio",
+    wamid: `wamid.voice.${process.pid}.${++sequence}`,
+    from: CUSTOMER,
+    timestamp: Math.floor(Date.now() / 1000),
+    mediaId,
+    mimeType: "audio/ogg; codecs=opus",
+    sha256: createHash("sha256").update(bytes).digest("base64"),
+  };
+}
+
+export function text(body: string): InboundSpecOf {
+  return {
+    wamid: `wamid.text.${process.pid}.${++sequence}`,
+    from: CUSTOMER,
+    timestamp: Math.floor(Date.now() / 1000),
+    text: body,
+  };
+}
