@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../support/eventually.js";
 import { trackFakeStts, VOICE_NOTES } from "../support/fake-stt.js";
 import { startMediaGateway, text, voice } from "../support/media-gateway.js";
+import { skipWithoutPostgres } from "../support/postgres.js";
+import { skipWithoutRedis } from "../support/redis.js";
 
 const startStt = trackFakeStts(afterEach);
 const cleanups: (() => Promise<void>)[] = [];
@@ -121,5 +123,25 @@ describe("voice notes in a turn (embedded)", () => {
     await eventually(() => gateway.fake.fake.messages().length >= 3, 10_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(gateway.fake.fake.messages().map((message) => message.type)).toEqual(["text", "audio", "text"]);
+  });
+});
+
+describe.skipIf(skipWithoutRedis || skipWithoutPostgres)("voice notes on Redis and PostgreSQL", () => {
+  it("an ingress and a worker: the transcript answers the burst once, and the log keeps it", async () => {
+    const stt = await startStt({ transcripts, latencyMs: 200 });
+    const gateway = await startMediaGateway(
+      cleanups,
+      { STT_BASE_URL: `${stt.url}/v1`, COALESCE_WINDOW_MS: "400", COALESCE_MAX_MS: "3000" },
+      undefined,
+      { backend: "redis" },
+    );
+    const note = voice(gateway, "en");
+    expect(await gateway.post([text("good morning")])).toBe(200);
+    expect(await gateway.post([note])).toBe(200);
+    await eventually(() => gateway.sent().length >= 1, 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(gateway.sent()).toEqual([`heard: good morning | ${VOICE_NOTES.en.text}`]);
+    await eventually(async () => (await gateway.reading(note.wamid)) !== undefined, 5_000);
+    expect(await gateway.reading(note.wamid)).toMatchObject({ transcript: { text: VOICE_NOTES.en.text } });
   });
 });

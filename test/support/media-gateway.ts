@@ -3,16 +3,21 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { type RunningEmbedded, startEmbedded } from "../../src/app/index.js";
+import { Redis } from "ioredis";
+import { startAll, startEmbedded } from "../../src/app/index.js";
 import type { Responder, TurnInput } from "../../src/conversation/index.js";
 import { type InboundSpecOf, mixedWebhook } from "../../src/dev/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
+import type { MessageStore } from "../../src/store/index.js";
+import { openPostgresMessageStore } from "../../src/store/postgres/index.js";
 import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
 import { embeddedEnvConfig } from "./embedded-config.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "./fake-graph.js";
 import { readVoiceNote, type VOICE_NOTES } from "./fake-stt.js";
 import { APP_SECRET } from "./ingress-harness.js";
+import { createTestPool, TEST_DATABASE_URL, uniqueSchema } from "./postgres.js";
+import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from "./redis.js";
 
 export const CUSTOMER = "2348012345678";
 
@@ -34,7 +39,7 @@ export function echoResponder(): Responder & { readonly turns: TurnInput[] } {
 
 export interface MediaGateway {
   readonly fake: RunningFake;
-  readonly running: RunningEmbedded;
+  readonly running: { readonly url: string };
   /** The echo responder, unless the gateway's own answers (`ownResponder`). */
   readonly responder: ReturnType<typeof echoResponder>;
   post(messages: readonly InboundSpecOf[]): Promise<number>;
@@ -52,7 +57,7 @@ export async function startMediaGateway(
   cleanups: (() => Promise<void>)[],
   env: Record<string, string>,
   media?: Record<string, unknown>,
-  options: { readonly ownResponder?: boolean } = {},
+  options: { readonly ownResponder?: boolean; readonly backend?: "embedded" | "redis" } = {},
 ): Promise<MediaGateway> {
   const fake = await startFake();
   const dataDir = mkdtempSync(join(tmpdir(), "ss-voice-"));
@@ -86,19 +91,51 @@ export async function startMediaGateway(
           ACME_TOKEN: GRAPH_TOKEN,
         };
   const tenant = media === undefined ? "default" : "acme";
-  const running = await startEmbedded(embeddedEnvConfig(fake.url, dataDir, { ...env, ...tenantEnv }), {
-    logger: createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" }),
-    ...(options.ownResponder === true ? {} : { responder }),
-  });
-  await new Promise((resolve) => setImmediate(resolve));
-  const db = new Database(running.databasePath, { fileMustExist: true });
-  const store = createSqliteMessageStore(db);
-  cleanups.push(async () => {
-    db.close();
-    await running.close();
-    await fake.fake.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" });
+  const answering = options.ownResponder === true ? {} : { responder };
+  let store: MessageStore;
+  let running: { readonly url: string; close(): Promise<void> };
+  if (options.backend === "redis") {
+    // An ingress and a worker on Redis, the message log on PostgreSQL, each in a namespace of its own.
+    const prefix = uniquePrefix("media");
+    const schema = uniqueSchema("media");
+    const config = embeddedEnvConfig(fake.url, dataDir, {
+      REDIS_URL: TEST_REDIS_URL,
+      REDIS_PREFIX: prefix,
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: schema,
+      ...env,
+      ...tenantEnv,
+    });
+    running = await startAll(config, { logger, ...answering });
+    const pool = createTestPool();
+    store = await openPostgresMessageStore({ pool, schema });
+    cleanups.push(async () => {
+      await running.close();
+      await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await pool.end();
+      const redis = new Redis(TEST_REDIS_URL);
+      await deleteKeys(redis, prefix);
+      redis.disconnect();
+      await fake.fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+  } else {
+    const embedded = await startEmbedded(embeddedEnvConfig(fake.url, dataDir, { ...env, ...tenantEnv }), {
+      logger,
+      ...answering,
+    });
+    running = embedded;
+    await new Promise((resolve) => setImmediate(resolve));
+    const db = new Database(embedded.databasePath, { fileMustExist: true });
+    store = createSqliteMessageStore(db);
+    cleanups.push(async () => {
+      db.close();
+      await embedded.close();
+      await fake.fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+  }
   return {
     fake,
     running,
