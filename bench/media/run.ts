@@ -1,0 +1,254 @@
+/**
+ * Voice notes mixed with text, end to end: signed webhooks into the gateway (`sharpsharp start`
+ * embedded, or an ingress and two workers on Redis), voice notes downloaded from the fake Graph API
+ * and transcribed by the fake speech server with a 1–2 s latency, replies back at the fake Graph API.
+ * Open loop: text messages at --text-rate per second and voice notes at --voice-per-minute, each from
+ * a customer of its own (no coalescing: every message is answered). A baseline run first sends the
+ * text alone at the same rate, so text turns' p99 with and without media work is compared in one run.
+ * Prints per run: replies expected and received, missing, doubled, text and voice latency p50/p99
+ * (webhook sent → the reply accepted by the fake Graph API), transcriptions, peak memory per process.
+ *
+ *   node dist/bench/media/run.js [--mode embedded|redis|both] [--duration 300] [--baseline 60]
+ *     [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
+ *
+ * Needs `npm run build`; Redis at --redis (default redis://127.0.0.1:6379) for --mode redis.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "hdr-histogram-js";
+import { Redis } from "ioredis";
+import { Pool } from "undici";
+import { createFakeGraphApi, createFakeStt, mixedWebhook } from "../../src/dev/index.js";
+import { signatureFor } from "../../src/ingress/index.js";
+import { createLogger } from "../../src/observability/index.js";
+import { deletePrefix } from "../e2e/delete-prefix.js";
+import { type SharpsharpProcess, startProcess } from "../e2e/processes.js";
+
+const { values } = parseArgs({
+  options: {
+    mode: { type: "string", default: "both" },
+    duration: { type: "string", default: "300" },
+    baseline: { type: "string", default: "60" },
+    "text-rate": { type: "string", default: "100" },
+    "voice-per-minute": { type: "string", default: "200" },
+    "stt-latency": { type: "string", default: "1000,2000" },
+    redis: { type: "string", default: "redis://127.0.0.1:6379" },
+    port: { type: "string", default: "3031" },
+  },
+});
+
+const SECRET = "bench-media-secret";
+const TOKEN = "bench-media-token";
+const PHONE_NUMBER_ID = "106540352242922";
+const VOICE = readFileSync(new URL("../../../test/fixtures/media/voice-note-pidgin.ogg", import.meta.url));
+const VOICE_SHA = createHash("sha256").update(VOICE).digest("base64");
+const TRANSCRIPT = "I transfer fifteen thousand naira since morning, my account never credit.";
+
+interface Sent {
+  readonly kind: "text" | "voice";
+  readonly sentAt: number;
+}
+
+interface RunResult {
+  readonly mode: string;
+  readonly seconds: number;
+  readonly text: number;
+  readonly voice: number;
+  readonly non200: number;
+  readonly replies: number;
+  readonly missing: number;
+  readonly doubled: number;
+  readonly textP50: number;
+  readonly textP99: number;
+  readonly voiceP50: number;
+  readonly voiceP99: number;
+  readonly transcriptions: number;
+  readonly peakRssMiB: Record<string, number>;
+}
+
+const histogram = () =>
+  build({ useWebAssembly: false, lowestDiscernibleValue: 1, highestTrackableValue: 600_000 });
+
+async function runOnce(
+  mode: "embedded" | "redis",
+  seconds: number,
+  voicePerMinute: number,
+): Promise<RunResult> {
+  const prefix = `bench-media-${randomBytes(3).toString("hex")}`;
+  const logger = createLogger({ level: "silent" });
+  const graph = createFakeGraphApi({ logger }, { tokens: [TOKEN], limits: { throughput: { mps: 1000 } } });
+  const graphUrl = await graph.listen({ host: "127.0.0.1", port: 0 });
+  const [low, high] = (values["stt-latency"] ?? "1000,2000").split(",").map(Number) as [number, number];
+  const stt = createFakeStt({ logger }, { defaultTranscript: TRANSCRIPT, latencyMs: [low, high] });
+  const sttUrl = await stt.listen();
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-media-"));
+  const env = {
+    ...(mode === "embedded"
+      ? { SHARPSHARP_DATA_DIR: dataDir }
+      : { REDIS_URL: values.redis, REDIS_PREFIX: prefix }),
+    GRAPH_API_BASE_URL: graphUrl,
+    WHATSAPP_TOKEN: TOKEN,
+    WHATSAPP_APP_SECRET: SECRET,
+    WHATSAPP_VERIFY_TOKEN: "bench-verify",
+    WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+    WHATSAPP_THROUGHPUT_MPS: "1000",
+    STT_BASE_URL: `${sttUrl}/v1`,
+    COALESCE_WINDOW_MS: "0",
+    COALESCE_MAX_MS: "0",
+    HOST: "127.0.0.1",
+    ADMIN_PORT: "0",
+  };
+  const processes: SharpsharpProcess[] = [];
+  try {
+    if (mode === "embedded") {
+      processes.push(
+        await startProcess("embedded", "start", { ...env, PORT: values.port }, "running embedded on"),
+      );
+    } else {
+      processes.push(await startProcess("ingress", "ingress", { ...env, PORT: values.port }, "listening on"));
+      for (const n of [1, 2]) {
+        processes.push(
+          await startProcess(`worker${n}`, "worker", { ...env, PORT: "0" }, "sharpsharp worker running"),
+        );
+      }
+    }
+    const pool = new Pool(`http://127.0.0.1:${values.port}`, { connections: 64, pipelining: 1 });
+    const sent = new Map<string, Sent>();
+    const inFlight: Promise<void>[] = [];
+    let non200 = 0;
+    let n = 0;
+    const post = (kind: "text" | "voice") => {
+      n += 1;
+      const customer = `23481${String(n).padStart(8, "0")}`;
+      const wamid = `wamid.media.${prefix}.${n}`;
+      const timestamp = Math.floor(Date.now() / 1000);
+      let body: Buffer;
+      if (kind === "voice") {
+        const mediaId = `${prefix}-${n}`;
+        graph.addMedia(mediaId, { bytes: VOICE, mimeType: "audio/ogg; codecs=opus" });
+        body = mixedWebhook([
+          {
+            kind: "audio",
+            wamid,
+            from: customer,
+            timestamp,
+            mediaId,
+            mimeType: "audio/ogg; codecs=opus",
+            sha256: VOICE_SHA,
+          },
+        ]);
+      } else {
+        body = mixedWebhook([{ wamid, from: customer, timestamp, text: "abeg my transfer never enter" }]);
+      }
+      sent.set(customer, { kind, sentAt: Date.now() });
+      inFlight.push(
+        pool
+          .request({
+            path: "/webhook",
+            method: "POST",
+            body,
+            headers: {
+              "content-type": "application/json",
+              "x-hub-signature-256": signatureFor(body, SECRET),
+            },
+          })
+          .then(async (response) => {
+            await response.body.dump();
+            if (response.statusCode !== 200) non200 += 1;
+          })
+          .catch(() => {
+            non200 += 1;
+          }),
+      );
+    };
+    // One schedule of events, in time order: text at a fixed rate, voice notes at theirs.
+    const textRate = Number(values["text-rate"]);
+    const events: { at: number; kind: "text" | "voice" }[] = [];
+    for (let i = 0; i < textRate * seconds; i += 1) events.push({ at: (i * 1000) / textRate, kind: "text" });
+    const voices = Math.round((voicePerMinute * seconds) / 60);
+    for (let i = 0; i < voices; i += 1) events.push({ at: (i * 60_000) / voicePerMinute, kind: "voice" });
+    events.sort((a, b) => a.at - b.at);
+    const started = Date.now();
+    for (const event of events) {
+      const wait = started + event.at - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      post(event.kind);
+    }
+    await Promise.all(inFlight);
+    const until = Date.now() + 60_000;
+    while (graph.messages().length < sent.size && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000)); // late duplicates would show here
+    const peakRssMiB: Record<string, number> = {};
+    for (const p of processes) peakRssMiB[p.name] = Math.round(p.peakRssMiB() ?? 0);
+
+    const byCustomer = new Map<string, number[]>();
+    for (const message of graph.messages()) {
+      const to = (message.to ?? "").replace(/^\+/, "");
+      byCustomer.set(to, [...(byCustomer.get(to) ?? []), message.receivedAt]);
+    }
+    const latency = { text: histogram(), voice: histogram() };
+    let missing = 0;
+    let doubled = 0;
+    for (const [customer, what] of sent) {
+      const replies = (byCustomer.get(customer) ?? []).sort((a, b) => a - b);
+      if (replies.length === 0) missing += 1;
+      doubled += Math.max(0, replies.length - 1);
+      const first = replies[0];
+      if (first !== undefined) latency[what.kind].recordValue(Math.max(1, first - what.sentAt));
+    }
+    await pool.close();
+    return {
+      mode,
+      seconds,
+      text: [...sent.values()].filter((s) => s.kind === "text").length,
+      voice: [...sent.values()].filter((s) => s.kind === "voice").length,
+      non200,
+      replies: graph.messages().length,
+      missing,
+      doubled,
+      textP50: latency.text.getValueAtPercentile(50),
+      textP99: latency.text.getValueAtPercentile(99),
+      voiceP50: latency.voice.getValueAtPercentile(50),
+      voiceP99: latency.voice.getValueAtPercentile(99),
+      transcriptions: stt.requests().length,
+      peakRssMiB,
+    };
+  } finally {
+    await Promise.all(processes.map((p) => p.stop()));
+    await graph.close();
+    await stt.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (mode === "redis") {
+      const redis = new Redis(values.redis);
+      await deletePrefix(redis, prefix);
+      redis.disconnect();
+    }
+  }
+}
+
+function report(label: string, r: RunResult) {
+  process.stdout.write(
+    `${r.mode} ${label} (${r.seconds} s): ${r.text} text + ${r.voice} voice notes, non-200 ${r.non200}; ` +
+      `replies ${r.replies}, missing ${r.missing}, doubled ${r.doubled}; text p50 ${r.textP50} ms p99 ${r.textP99} ms; ` +
+      `voice p50 ${r.voiceP50} ms p99 ${r.voiceP99} ms; transcriptions ${r.transcriptions}; ` +
+      `peak RSS MiB ${JSON.stringify(r.peakRssMiB)}\n${JSON.stringify({ label, ...r })}\n`,
+  );
+}
+
+const modes =
+  values.mode === "both" ? (["embedded", "redis"] as const) : ([values.mode] as ["embedded" | "redis"]);
+for (const mode of modes) {
+  const baseline = await runOnce(mode, Number(values.baseline), 0);
+  report("text only", baseline);
+  const mixed = await runOnce(mode, Number(values.duration), Number(values["voice-per-minute"]));
+  report("with voice notes", mixed);
+  const change = baseline.textP99 === 0 ? 0 : (mixed.textP99 - baseline.textP99) / baseline.textP99;
+  process.stdout.write(
+    `${mode}: text p99 ${baseline.textP99} → ${mixed.textP99} ms (${(change * 100).toFixed(0)}%)\n`,
+  );
+}
