@@ -137,12 +137,19 @@ function historyMessages(history: readonly HistoryEntry[], limit: number): ChatM
     .filter(
       (entry) =>
         entry.text !== undefined &&
-        (entry.type === "text" || entry.type === "reply" || entry.type === "interactive"),
+        (entry.type === "text" ||
+          entry.type === "reply" ||
+          entry.type === "interactive" ||
+          // A voice note's history line holds its transcript.
+          entry.type === "audio"),
     )
     .slice(-limit)
     .map((entry) =>
       entry.from === "customer"
-        ? { role: "user" as const, content: entry.text as string }
+        ? {
+            role: "user" as const,
+            content: entry.type === "audio" ? `(voice note, transcribed) ${entry.text}` : (entry.text as string),
+          }
         : { role: "assistant" as const, content: entry.text as string },
     );
 }
