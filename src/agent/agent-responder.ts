@@ -52,19 +52,28 @@ const EXPIRED_TEXT = "That request don expire or e don already run. Abeg ask me 
 const CANCELLED_TEXT = "No wahala, I no go do am. Anything else I fit help you with?";
 
 /** A message whose media the worker read, as the model reads it: what was said or seen, marked as such. */
+const UNOPENED_NAMES = {
+  audio: "voice note",
+  image: "picture",
+  document: "file",
+  video: "video",
+  sticker: "sticker",
+} as const;
+
 function readingText(message: InboundMessage): string | undefined {
   const reading = message.reading as NonNullable<InboundMessage["reading"]>;
   if (reading.transcript !== undefined) return `(voice note, transcribed) ${reading.transcript.text}`;
   const lines: string[] = [];
   if (reading.failure !== undefined && reading.description === undefined) {
-    lines.push(
-      `(a ${reading.kind === "audio" ? "voice note" : reading.kind} the customer sent could not be opened)`,
-    );
+    lines.push(`(the ${UNOPENED_NAMES[reading.kind]} the customer sent could not be opened)`);
   }
   if (reading.description !== undefined) lines.push(reading.description);
   if (reading.receipt !== undefined)
     lines.push(`(transfer receipt read from the picture: ${JSON.stringify(reading.receipt)})`);
-  if (reading.extractedText !== undefined) lines.push(`(text of the file) ${reading.extractedText}`);
+  if (reading.extractedText !== undefined) {
+    const name = reading.fileName === undefined ? "" : ` ${JSON.stringify(reading.fileName)}`;
+    lines.push(`(text of the file${name}) ${reading.extractedText}`);
+  }
   if (message.text !== undefined && message.type !== "audio") lines.push(message.text);
   return lines.join("\n");
 }

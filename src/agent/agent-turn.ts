@@ -148,7 +148,8 @@ function historyMessages(history: readonly HistoryEntry[], limit: number): ChatM
       entry.from === "customer"
         ? {
             role: "user" as const,
-            content: entry.type === "audio" ? `(voice note, transcribed) ${entry.text}` : (entry.text as string),
+            content:
+              entry.type === "audio" ? `(voice note, transcribed) ${entry.text}` : (entry.text as string),
           }
         : { role: "assistant" as const, content: entry.text as string },
     );

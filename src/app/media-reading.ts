@@ -62,7 +62,7 @@ function transcriberFor(config: AppConfig, settings: MediaSettings): Transcriber
     return createOpenAiTranscriber({
       primary: provider(own),
       ...(own.fallback === undefined ? {} : { fallback: provider(own.fallback) }),
-      timeoutMs: config.stt?.timeoutMs ?? 20_000,
+      timeoutMs: config.sttTimeoutMs,
     });
   }
   const stt = config.stt;
@@ -73,7 +73,10 @@ function transcriberFor(config: AppConfig, settings: MediaSettings): Transcriber
     ...(named.apiKey === undefined ? {} : { apiKey: named.apiKey }),
   });
   return createOpenAiTranscriber({
-    primary: provider(stt),
+    primary: {
+      ...provider(stt),
+      ...(stt.pricePerMinuteUsd === undefined ? {} : { pricePerMinuteUsd: stt.pricePerMinuteUsd }),
+    },
     ...(stt.fallback === undefined ? {} : { fallback: provider(stt.fallback) }),
     timeoutMs: stt.timeoutMs,
   });

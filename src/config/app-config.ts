@@ -73,8 +73,14 @@ export interface AppConfig {
   readonly shutdownGraceMs: number;
   /** Speech to text for voice notes; a tenant's `media.stt` replaces it for that tenant. */
   readonly stt:
-    | (LlmProviderConfig & { readonly fallback: LlmProviderConfig | undefined; readonly timeoutMs: number })
+    | (LlmProviderConfig & {
+        readonly fallback: LlmProviderConfig | undefined;
+        readonly timeoutMs: number;
+        readonly pricePerMinuteUsd: number | undefined;
+      })
     | undefined;
+  /** One transcription's limit, ms (STT_TIMEOUT_MS), for STT_* and the tenants' own providers alike. */
+  readonly sttTimeoutMs: number;
   /** Voice replies (text to speech), for tenants with `media.voiceReplies`. */
   readonly tts: (LlmProviderConfig & { readonly voice: string | undefined }) | undefined;
   /** Host suffixes the Graph token may be sent to for media downloads; undefined: Meta's own. */

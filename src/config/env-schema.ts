@@ -78,6 +78,8 @@ export const envSchema = z.object({
   STT_FALLBACK_MODEL: z.string().optional(),
   /** Longest one transcription may take before it counts as failed (and the fallback is tried), ms. */
   STT_TIMEOUT_MS: integer(500, 300_000).default(20_000),
+  /** US dollars per minute of audio, for ss_stt_cost_usd_total (a tenant's media.stt names its own). */
+  STT_PRICE_PER_MINUTE_USD: z.coerce.number().nonnegative().optional(),
   // Voice replies (OpenAI-compatible /audio/speech), for tenants with media.voiceReplies.
   TTS_BASE_URL: httpUrl.optional(),
   TTS_API_KEY: z.string().optional(),

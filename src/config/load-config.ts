@@ -327,7 +327,9 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
               parsedEnv.STT_FALLBACK_MODEL,
             ),
             timeoutMs: parsedEnv.STT_TIMEOUT_MS,
+            pricePerMinuteUsd: parsedEnv.STT_PRICE_PER_MINUTE_USD,
           },
+    sttTimeoutMs: parsedEnv.STT_TIMEOUT_MS,
     tts:
       parsedEnv.TTS_BASE_URL === undefined
         ? undefined

@@ -3,7 +3,7 @@ import type { AppConfig } from "./app-config.js";
 /**
  * Every secret value the configuration holds, for the logger to redact
  * wherever one appears: the tenants' app secrets, verify and Graph tokens and
- * `{ env }` secrets, the LLM and STT keys, ADMIN_TOKEN and the passwords in
+ * `{ env }` secrets, the LLM, STT and TTS keys, ADMIN_TOKEN and the passwords in
  * REDIS_URL and DATABASE_URL.
  */
 export function secretValuesOf(config: AppConfig): string[] {
@@ -22,6 +22,8 @@ export function secretValuesOf(config: AppConfig): string[] {
     config.llm?.apiKey,
     config.llm?.fallback?.apiKey,
     config.stt?.apiKey,
+    config.stt?.fallback?.apiKey,
+    config.tts?.apiKey,
     config.admin.token,
     urlPassword(config.redis.url),
     urlPassword(config.databaseUrl),

@@ -1,7 +1,17 @@
 import { envSchema, SECRET_ENV_NAMES } from "./env-schema.js";
 
 /** The gateway's own settings start with these; no tenant reads them, whatever its allow list says. */
-const GATEWAY_PREFIXES = ["WHATSAPP_", "LLM_", "STT_", "REDIS_", "DATABASE_", "SHARPSHARP_", "GRAPH_API_"];
+const GATEWAY_PREFIXES = [
+  "WHATSAPP_",
+  "LLM_",
+  "STT_",
+  "REDIS_",
+  "DATABASE_",
+  "SHARPSHARP_",
+  "GRAPH_API_",
+  "TTS_",
+  "MEDIA_",
+];
 
 /** What decides which variables one tenant's `{ env: NAME }` may read. */
 export interface TenantEnvScope {

@@ -19,11 +19,14 @@ export function withReadings(
 
 /**
  * The messages a responder should answer: all of them, unless every one is
- * media that could not be read and carries no words, which the notice
+ * media that could not be opened and carries no words, which the notice
  * answers on its own (a fallback reply on top would be a second, useless line).
  */
 export function answerableAfterReading(messages: readonly InboundMessage[]): readonly InboundMessage[] {
+  // Opened-but-not-understood media keep a description for the responder; unopened ones have none.
   const unreadable = (message: InboundMessage) =>
-    message.reading?.failure !== undefined && (message.text === undefined || message.text.trim() === "");
+    message.reading?.failure !== undefined &&
+    message.reading.description === undefined &&
+    (message.text === undefined || message.text.trim() === "");
   return messages.every(unreadable) ? [] : messages;
 }

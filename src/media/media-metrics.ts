@@ -9,7 +9,7 @@ export interface MediaMetrics {
 export function createMediaMetrics(registry: Registry): MediaMetrics {
   const reads = new Counter({
     name: "ss_media_reads_total",
-    help: "Media read in turns, by kind and outcome (read, or the failure's code: no_transcriber, too_large, …)",
+    help: "Media read in turns, by kind and outcome (read, or the failure's code: no_transcriber, SS_MEDIA_TOO_LARGE, …)",
     labelNames: ["tenant", "kind", "outcome"],
     registers: [registry],
   });

@@ -3,7 +3,7 @@ import type { TenantConfig } from "../config/index.js";
 import type { HistoryEntry } from "../conversation/index.js";
 import { createLogger } from "../observability/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
-import { resolveMediaSettings } from "./media-settings.js";
+import { MEDIA_DEFAULTS, resolveMediaSettings } from "./media-settings.js";
 import { createTurnMediaReader, type TurnMediaReaderDeps } from "./turn-media-reader.js";
 
 const tenant = {
@@ -95,14 +95,15 @@ describe("the turn media reader", () => {
     expect(first.readings[voice.wamid]?.failure?.code).toBe("no_transcriber");
     expect(first.notice?.text).toMatch(/type/);
     expect(downloads).toEqual([]);
-    history.push({ at: Date.now() - 10 * 60_000, from: "bot", type: "media_notice", text: "…" });
+    const said = { from: "bot" as const, type: "media_notice", text: MEDIA_DEFAULTS.noSpeechText };
+    history.push({ ...said, at: Date.now() - 10 * 60_000 });
     const again = await reader.read({
       tenant,
       conversationKey: voice.conversationKey,
       messages: [media("audio")],
     });
     expect(again.notice).toBeUndefined();
-    history.splice(0, 1, { at: Date.now() - 61 * 60_000, from: "bot", type: "media_notice", text: "…" });
+    history.splice(0, 1, { ...said, at: Date.now() - 61 * 60_000 });
     const later = await reader.read({
       tenant,
       conversationKey: voice.conversationKey,

@@ -21,7 +21,7 @@ export interface MediaBytes {
   readonly sha256: string;
 }
 
-/** A download that failed: `code` is stable (too_large, checksum, …), the message safe to log. */
+/** A medium that could not be read: `code` is stable (SS_MEDIA_TOO_LARGE, SS_SPEECH_UNAVAILABLE, no_transcriber…), `reason` safe to show. */
 export interface MediaFailure {
   readonly code: string;
   readonly reason: string;
@@ -97,6 +97,8 @@ export interface TurnMediaReaderDeps {
 
 const MEDIA_KINDS: ReadonlySet<string> = new Set(["audio", "image", "document", "video", "sticker"]);
 const NO_SPEECH_NOTICE_EVERY_MS = 3_600_000;
+/** The failure code of a voice note when no speech to text is configured. */
+export const NO_TRANSCRIBER = "no_transcriber";
 const THING: Record<MediaKind, string> = {
   audio: "voice note",
   image: "picture",
@@ -181,7 +183,7 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
     };
     const transcribe = kind === "audio" ? deps.transcriber(tenant) : undefined;
     if (kind === "audio" && transcribe === undefined) {
-      return { ...base, failure: { code: "no_transcriber", reason: "no speech to text is configured" } };
+      return { ...base, failure: { code: NO_TRANSCRIBER, reason: "no speech to text is configured" } };
     }
     const isPdf =
       kind === "document" &&
@@ -206,11 +208,10 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
         ...(settings.maxBytes[kind] === undefined ? {} : { maxBytes: settings.maxBytes[kind] }),
       });
     } catch (error) {
-      return {
-        ...base,
-        description: placeholderOf(kind, base.mimeType, undefined, fileName, caption),
-        failure: deps.failureOf(error),
-      };
+      // Unopened: no description, so the customer is told and the turn does not answer it as if seen.
+      const failure = deps.failureOf(error);
+      deps.logger.warn({ kind, code: failure.code }, "could not download a medium");
+      return { ...base, failure };
     }
     const downloaded: MediaReading = {
       ...base,
@@ -249,7 +250,7 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
         };
       }
       if (isPdf && deps.pdfText !== undefined) {
-        return { ...described, extractedText: await deps.pdfText(bytes.bytes, signal) };
+        return { ...downloaded, extractedText: await deps.pdfText(bytes.bytes, signal) };
       }
     } catch (error) {
       // A picture or a PDF still reaches the agent as its description; a voice note has nothing else.
@@ -265,21 +266,24 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
     conversationKey: string,
     readings: readonly MediaReading[],
   ): Promise<TurnReply | undefined> => {
-    const failed = readings.filter((reading) => reading.failure !== undefined);
-    const unreadable = failed.find((reading) => reading.failure?.code !== "no_transcriber");
-    if (unreadable !== undefined) {
-      // A picture or a file that fell back to its description still reaches the agent: no notice.
-      const needsNotice = failed.filter(
-        (reading) => reading.kind === "audio" || reading.description === undefined,
-      );
-      const first = needsNotice[0];
-      if (first === undefined) return undefined;
-      return { text: settings.unreadableText.replaceAll("{thing}", THING[first.kind]) };
+    // Opened but not understood (a picture the model could not read, a locked PDF) still reaches the
+    // responder as its description; only what could not be opened at all gets the line.
+    const unopened = readings.find(
+      (reading) =>
+        reading.failure !== undefined &&
+        reading.description === undefined &&
+        reading.failure.code !== NO_TRANSCRIBER,
+    );
+    if (unopened !== undefined) {
+      return { text: settings.unreadableText.replaceAll("{thing}", THING[unopened.kind]) };
     }
-    if (failed.length === 0) return undefined;
+    if (!readings.some((reading) => reading.failure?.code === NO_TRANSCRIBER)) return undefined;
     const since = deps.now() - NO_SPEECH_NOTICE_EVERY_MS;
     const recent = (await deps.state?.recent(conversationKey)) ?? [];
-    const saidLately = recent.some((entry) => entry.type === MEDIA_NOTICE_ENTRY && entry.at >= since);
+    const saidLately = recent.some(
+      (entry) =>
+        entry.type === MEDIA_NOTICE_ENTRY && entry.text === settings.noSpeechText && entry.at >= since,
+    );
     return saidLately ? undefined : { text: settings.noSpeechText };
   };
 

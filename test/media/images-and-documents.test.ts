@@ -112,3 +112,48 @@ describe("pictures and documents in a turn (embedded)", () => {
     expect(userTexts(llm.fake.requests()).join("\n")).toMatch(/text of the file[\s\S]*INV-2291/);
   });
 });
+
+describe("pictures and documents that cannot be opened (embedded)", () => {
+  it("a picture alone whose download fails for good: the one line, naming a picture, and no silence", async () => {
+    const llm = await startLlm({ apiKey: LLM_KEY, rules: [receiptRule] });
+    const gateway = await startMediaGateway(
+      cleanups,
+      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
+      { vision: true },
+      { ownResponder: true },
+    );
+    const picture = media(gateway, "image", receipt, "image/png");
+    gateway.fake.fake.setFaults({
+      mediaFaults: [{ mediaId: (picture as { mediaId: string }).mediaId, corrupt: true }],
+    });
+    await gateway.post([picture]);
+    await eventually(() => gateway.fake.fake.messages().length >= 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(gateway.sent()).toEqual([expect.stringMatching(/picture/)]);
+    expect(await gateway.reading(picture.wamid)).toMatchObject({
+      failure: { code: "SS_MEDIA_CHECKSUM_MISMATCH" },
+    });
+  });
+
+  it("a locked PDF is opened but not read: the agent is told so and answers, no notice", async () => {
+    const llm = await startLlm({ apiKey: LLM_KEY });
+    const gateway = await startMediaGateway(
+      cleanups,
+      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
+      {},
+      { ownResponder: true },
+    );
+    const locked = media(gateway, "document", fixture("order-invoice-locked.pdf"), "application/pdf", {
+      filename: "statement.pdf",
+    });
+    await gateway.post([locked]);
+    await eventually(() => gateway.fake.fake.messages().length >= 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(gateway.sent()).toHaveLength(1);
+    expect(gateway.sent()[0]).not.toMatch(/no fit open/);
+    expect(await gateway.reading(locked.wamid)).toMatchObject({
+      failure: { code: "SS_DOCUMENTS_PDF_ENCRYPTED" },
+    });
+    expect(userTexts(llm.fake.requests()).join("\n")).toMatch(/statement\.pdf.*contents were not read/);
+  });
+});
