@@ -10,6 +10,7 @@ export {
   loadOrCreateDemoState,
   readDemoState,
 } from "./demo-state.js";
+export { DEMO_DEFAULT_TRANSCRIPT, DEMO_TRANSCRIPTS_FILE, demoTranscripts } from "./demo-stt.js";
 export { describeSentMessage } from "./describe-sent.js";
 export { DemoError, demoErrorCatalog } from "./errors.js";
 export {
