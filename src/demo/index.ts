@@ -20,13 +20,16 @@ export {
   type SimulateResult,
   type SimulateTarget,
   simulate,
+  VOICE_NOTE_MIME_TYPE,
 } from "./simulate.js";
 export {
   DEFAULT_SIMULATE_FROM,
   DEFAULT_SIMULATE_TIMEOUT_MS,
+  MAX_SIMULATE_VOICE_BYTES,
   parseSimulateArgs,
   SIMULATE_USAGE,
   type SimulateArgs,
+  type SimulateMessage,
 } from "./simulate-args.js";
 export { runSimulateCommand, type SimulateCommandIo } from "./simulate-command.js";
 export { resolveSimulateTarget } from "./simulate-target.js";
