@@ -9,6 +9,8 @@ export interface DemoBannerInput {
   readonly webhookUrl: string;
   readonly graphUrl: string;
   readonly llmUrl: string;
+  /** The fake speech server's base URL, with /v1. */
+  readonly sttUrl: string;
   /** The gateway's admin listener's /metrics. */
   readonly metricsUrl: string;
   /** The console; `password` only on the start that made it (shown once). */
@@ -33,11 +35,13 @@ export function demoBanner(input: DemoBannerInput): string {
   return [
     "",
     "sharpsharp demo: no WhatsApp configuration found, so this runs against a fake",
-    "WhatsApp Graph API and a fake LLM on this machine. Nothing reaches Meta.",
+    "WhatsApp Graph API, a fake LLM and a fake speech server on this machine.",
+    "Nothing reaches Meta.",
     "",
     `  Webhook       ${input.webhookUrl}`,
     `  Fake Graph    ${input.graphUrl}   (the bot's replies land here)`,
     `  Fake LLM      ${input.llmUrl}`,
+    `  Fake speech   ${input.sttUrl}   (hears voice notes)`,
     `  Metrics       ${input.metricsUrl}`,
     ...(input.console === undefined
       ? []
@@ -52,6 +56,7 @@ export function demoBanner(input: DemoBannerInput): string {
     "Send a customer message from another terminal:",
     '  npx sharpsharp simulate "abeg my transfer never enter"',
     '  npm run simulate -- "hi"',
+    "  npx sharpsharp simulate --voice test/fixtures/media/voice-note-pidgin.ogg   (a voice note)",
     "",
     "To run for real, set WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN, WHATSAPP_TOKEN and",
     "WHATSAPP_PHONE_NUMBER_ID (docs/configuration.md). Ctrl+C stops the demo.",

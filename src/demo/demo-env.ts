@@ -22,7 +22,7 @@ export function demoBaseEnv(user: UserEnv): Record<string, string> {
  */
 export function demoEnv(
   state: DemoState,
-  fakes: { readonly graphUrl: string; readonly llmUrl: string },
+  fakes: { readonly graphUrl: string; readonly llmUrl: string; readonly sttUrl: string },
   user: UserEnv,
 ): Record<string, string> {
   return {
@@ -34,6 +34,8 @@ export function demoEnv(
     GRAPH_API_BASE_URL: fakes.graphUrl,
     LLM_BASE_URL: fakes.llmUrl,
     LLM_MODEL: DEMO_LLM_MODEL,
+    // Voice notes are downloaded from the fake Graph API and heard by the fake speech server.
+    STT_BASE_URL: fakes.sttUrl,
   };
 }
 

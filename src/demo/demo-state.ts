@@ -25,7 +25,15 @@ const runningSchema = z.strictObject({
   graphUrl: z.string(),
   /** The fake LLM's base URL, with /v1. */
   llmUrl: z.string(),
-  ports: z.strictObject({ gateway: z.number(), graph: z.number(), llm: z.number() }),
+  /** The fake speech server's base URL, with /v1; absent in files from before voice notes. */
+  sttUrl: z.string().optional(),
+  ports: z.strictObject({
+    gateway: z.number(),
+    graph: z.number(),
+    llm: z.number(),
+    /** Absent in files from before voice notes. */
+    stt: z.number().optional(),
+  }),
   startedAt: z.string(),
 });
 

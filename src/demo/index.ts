@@ -10,6 +10,7 @@ export {
   loadOrCreateDemoState,
   readDemoState,
 } from "./demo-state.js";
+export { DEMO_DEFAULT_TRANSCRIPT, DEMO_TRANSCRIPTS_FILE, demoTranscripts } from "./demo-stt.js";
 export { describeSentMessage } from "./describe-sent.js";
 export { DemoError, demoErrorCatalog } from "./errors.js";
 export {
@@ -19,13 +20,16 @@ export {
   type SimulateResult,
   type SimulateTarget,
   simulate,
+  VOICE_NOTE_MIME_TYPE,
 } from "./simulate.js";
 export {
   DEFAULT_SIMULATE_FROM,
   DEFAULT_SIMULATE_TIMEOUT_MS,
+  MAX_SIMULATE_VOICE_BYTES,
   parseSimulateArgs,
   SIMULATE_USAGE,
   type SimulateArgs,
+  type SimulateMessage,
 } from "./simulate-args.js";
 export { runSimulateCommand, type SimulateCommandIo } from "./simulate-command.js";
 export { resolveSimulateTarget } from "./simulate-target.js";

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import type { AppConfig } from "../config/index.js";
 import { readDemoState } from "./demo-state.js";
 import { DemoError } from "./errors.js";
@@ -14,7 +15,7 @@ export interface SimulateCommandIo {
 }
 
 /**
- * `sharpsharp simulate "<text>"`: prints the customer's message and the bot's
+ * `sharpsharp simulate "<text>"` (or `--voice <file.ogg>`): prints the customer's message and the bot's
  * replies. Returns the exit code: 0 replied, 1 refused / not running / no
  * reply (the message says which and what to do), 2 bad flags.
  */
@@ -28,12 +29,22 @@ export async function runSimulateCommand(args: readonly string[], io: SimulateCo
     io.stderr.write(`${parsed.problems.join("\n")}\n\n${SIMULATE_USAGE}\n`);
     return 2;
   }
-  const { text, from, timeoutMs, url } = parsed.value;
+  const { message, from, timeoutMs, url } = parsed.value;
   try {
     const config = io.config();
     const target = resolveSimulateTarget(config, readDemoState(config.dataDir), url);
-    io.stdout.write(`you (${from}) → ${target.webhookUrl}\n  ${text}\n`);
-    const result = await simulate(target, { text, from, timeoutMs }, io.deps);
+    const shown =
+      message.kind === "text"
+        ? message.text
+        : `🎤 voice note: ${basename(message.file)} (${formatBytes(message.bytes.length)})`;
+    io.stdout.write(`you (${from}) → ${target.webhookUrl}\n  ${shown}\n`);
+    const result = await simulate(
+      target,
+      message.kind === "text"
+        ? { text: message.text, from, timeoutMs }
+        : { voice: message.bytes, from, timeoutMs },
+      io.deps,
+    );
     for (const reply of result.replies) {
       io.stdout.write(`bot:\n${reply.lines.map((line) => `  ${line}`).join("\n")}\n`);
     }
@@ -43,4 +54,11 @@ export async function runSimulateCommand(args: readonly string[], io: SimulateCo
     io.stderr.write(`sharpsharp simulate: ${error.message}\n`);
     return 1;
   }
+}
+
+/** 20674 → "20.2 KB". */
+function formatBytes(size: number): string {
+  if (size < 1024) return `${size} bytes`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
 }

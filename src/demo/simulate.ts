@@ -1,6 +1,6 @@
-import { randomBytes as cryptoRandomBytes } from "node:crypto";
+import { createHash, randomBytes as cryptoRandomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { EXAMPLE_BUSINESS, textWebhook } from "../dev/index.js";
+import { EXAMPLE_BUSINESS, mixedWebhook, textWebhook } from "../dev/index.js";
 import { signatureFor } from "../ingress/index.js";
 import { describeSentMessage } from "./describe-sent.js";
 import { DemoError } from "./errors.js";
@@ -16,8 +16,14 @@ export interface SimulateTarget {
   readonly phoneNumberId: string;
 }
 
-export interface SimulateOptions {
-  readonly text: string;
+/** The MIME type WhatsApp gives a voice note, and simulate gives the fake Graph API's copy. */
+export const VOICE_NOTE_MIME_TYPE = "audio/ogg; codecs=opus";
+
+/** What the customer sends: `text`, or `voice` (an OGG/Opus file's bytes, sent as a voice note). */
+export type SimulateOptions = SimulateCommon &
+  ({ readonly text: string; readonly voice?: never } | { readonly voice: Uint8Array; readonly text?: never });
+
+interface SimulateCommon {
   /** The customer's wa_id. */
   readonly from: string;
   /** How long to wait for the first reply, ms. */
@@ -83,8 +89,30 @@ async function sentTo(doFetch: typeof fetch, target: SimulateTarget, to: string)
   return json as RecordedMessage[];
 }
 
+/** Registers a voice note with the fake Graph API (`PUT /_fake/media/:id`), where the gateway downloads it. */
+async function addFakeMedia(
+  doFetch: typeof fetch,
+  target: SimulateTarget,
+  mediaId: string,
+  bytes: Uint8Array,
+): Promise<void> {
+  const url = `${target.graphUrl}/_fake/media/${encodeURIComponent(mediaId)}`;
+  const response = await call(doFetch, "the fake Graph API", url, {
+    method: "PUT",
+    body: bytes,
+    headers: { "content-type": VOICE_NOTE_MIME_TYPE },
+  });
+  if (response.status !== 201) {
+    throw new DemoError(
+      "notRunning",
+      `${target.graphUrl} did not take the voice note (PUT /_fake/media answered ${response.status}): ` +
+        "simulate --voice needs GRAPH_API_BASE_URL to be a fake Graph API",
+    );
+  }
+}
+
 /**
- * `sharpsharp simulate`: posts a signed, Meta-shaped text webhook from
+ * `sharpsharp simulate`: posts a signed, Meta-shaped text (or voice note) webhook from
  * `from` to the gateway, then watches the fake Graph API for what the bot
  * sends that customer, and returns it. Throws DemoError when the gateway or
  * the fake does not answer, the gateway refuses the webhook, or no reply
@@ -102,10 +130,30 @@ export async function simulate(
   const before = new Set((await sentTo(doFetch, target, options.from)).map((message) => message.id));
 
   const wamid = `wamid.SIM${random(16).toString("hex").toUpperCase()}`;
-  const body = textWebhook(
-    [[{ wamid, from: options.from, timestamp: Math.floor(now() / 1000), text: options.text }]],
-    { ...EXAMPLE_BUSINESS, phoneNumberId: target.phoneNumberId },
-  );
+  const business = { ...EXAMPLE_BUSINESS, phoneNumberId: target.phoneNumberId };
+  const timestamp = Math.floor(now() / 1000);
+  let body: Buffer;
+  if (options.voice === undefined) {
+    body = textWebhook([[{ wamid, from: options.from, timestamp, text: options.text }]], business);
+  } else {
+    // As Meta does: the audio is kept by the Graph API under a media id, and the webhook names that id.
+    const mediaId = `sim${random(12).toString("hex")}`;
+    await addFakeMedia(doFetch, target, mediaId, options.voice);
+    body = mixedWebhook(
+      [
+        {
+          kind: "audio",
+          wamid,
+          from: options.from,
+          timestamp,
+          mediaId,
+          mimeType: VOICE_NOTE_MIME_TYPE,
+          sha256: createHash("sha256").update(options.voice).digest("base64"),
+        },
+      ],
+      business,
+    );
+  }
   const response = await call(doFetch, "the gateway", target.webhookUrl, {
     method: "POST",
     body,

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startAll } from "../app/index.js";
 import type { DemoPassthroughName } from "../config/index.js";
 import { loadConfig } from "../config/index.js";
-import { createFakeGraphApi, createFakeLlm } from "../dev/index.js";
+import { createFakeGraphApi, createFakeLlm, createFakeStt } from "../dev/index.js";
 import { createLogger, type Logger } from "../observability/index.js";
 import { demoBanner } from "./demo-banner.js";
 import { demoBaseEnv, demoEnv, localUrl } from "./demo-env.js";
@@ -16,6 +16,7 @@ import {
   loadOrCreateDemoState,
   writeDemoState,
 } from "./demo-state.js";
+import { DEMO_DEFAULT_TRANSCRIPT, demoTranscripts } from "./demo-stt.js";
 
 export interface StartDemoOptions {
   /** The user's passthrough variables (see chooseStartMode): HOST, PORT, SHARPSHARP_DATA_DIR, … */
@@ -44,7 +45,7 @@ export interface RunningDemo {
 
 /**
  * `npm start` with no WhatsApp configuration: the gateway against a fake
- * Graph API and a fake LLM, all in this process on loopback, with local
+ * Graph API, a fake LLM and a fake speech server, all in this process on loopback, with local
  * secrets made once and kept in `<data dir>/demo.json`. The real code paths
  * run end to end; only Meta and the model are stand-ins.
  */
@@ -81,13 +82,22 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
     },
   );
   const llm = createFakeLlm({ logger }, { rules: DEMO_LLM_RULES });
+  // Voice notes: the fixtures' sentences by their sha256, anything else the default transcript.
+  const stt = createFakeStt(
+    { logger },
+    { transcripts: demoTranscripts(), defaultTranscript: DEMO_DEFAULT_TRANSCRIPT },
+  );
   const closeFakes = async () => {
-    await Promise.allSettled([graph.close(), llm.close()]);
+    await Promise.allSettled([graph.close(), llm.close(), stt.close()]);
   };
   try {
     const graphUrl = await graph.listen({ host: "127.0.0.1", port: 0 });
     const llmUrl = `${await llm.listen({ host: "127.0.0.1", port: 0 })}/v1`;
-    const config = loadConfig({ env: demoEnv(state, { graphUrl, llmUrl }, options.env), cwd: options.cwd });
+    const sttUrl = `${await stt.listen({ host: "127.0.0.1", port: 0 })}/v1`;
+    const config = loadConfig({
+      env: demoEnv(state, { graphUrl, llmUrl, sttUrl }, options.env),
+      cwd: options.cwd,
+    });
     const gateway = await startAll(config, {
       logger,
       ensureOperator: {
@@ -111,7 +121,13 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
         webhookUrl,
         graphUrl,
         llmUrl,
-        ports: { gateway: portOf(gateway.url), graph: portOf(graphUrl), llm: portOf(llmUrl) },
+        sttUrl,
+        ports: {
+          gateway: portOf(gateway.url),
+          graph: portOf(graphUrl),
+          llm: portOf(llmUrl),
+          stt: portOf(sttUrl),
+        },
         startedAt: new Date((options.stateDeps?.now ?? Date.now)()).toISOString(),
       },
     };
@@ -132,6 +148,7 @@ export async function startDemo(options: StartDemoOptions): Promise<RunningDemo>
         webhookUrl,
         graphUrl,
         llmUrl,
+        sttUrl,
         metricsUrl,
         console: {
           url: consoleUrl,

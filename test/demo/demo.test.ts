@@ -14,6 +14,9 @@ import { type DemoBackend, demoBackend, skipWithoutDemoBackend } from "../suppor
 import { eventually } from "../support/eventually.js";
 
 const bin = fileURLToPath(new URL("../../bin/sharpsharp.js", import.meta.url));
+const PIDGIN_VOICE_NOTE = fileURLToPath(new URL("../fixtures/media/voice-note-pidgin.ogg", import.meta.url));
+/** The worker's answer to a voice note it cannot hear (see test/media/voice-notes.test.ts). */
+const PLEASE_TYPE = /voice notes/i;
 /** "hi" is too short to tell a language: the tenant's first language (default Pidgin) answers. */
 const GREETING = DEFAULT_RESPONDER_SETTINGS.replies.greeting.text.pcm;
 
@@ -110,6 +113,34 @@ describe.skipIf(skipWithoutDemoBackend)("the demo (npm start with no configurati
     expect(other.stdout).toContain('I don see your message: "una dey sell shoes?"');
   });
 
+  it("hears a voice note (simulate --voice): the fake speech server transcribes it, the reply comes from the transcript", async () => {
+    const dataDir = tempDataDir();
+    const { running, printed } = await demo(dataDir, backend("demo-voice"));
+    cleanups.push(() => running.close());
+    expect(printed).toContain("npx sharpsharp simulate --voice test/fixtures/media/voice-note-pidgin.ogg");
+    const sttUrl = running.state.running?.sttUrl;
+    expect(sttUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(readDemoState(dataDir)?.running?.sttUrl).toBe(sttUrl);
+
+    const voice = await simulateIn(dataDir, ["--voice", PIDGIN_VOICE_NOTE, "--from", "2348090000779"]);
+    expect(voice.stderr).toBe("");
+    expect(voice.code).toBe(0);
+    expect(voice.stdout).toContain("voice note: voice-note-pidgin.ogg");
+    expect(voice.stdout).not.toMatch(PLEASE_TYPE);
+    // "…my account never credit…": the fake LLM's transfer rule, so the transcript reached the agent.
+    expect(voice.stdout).toContain("Sorry about that wahala o!");
+
+    const requests = (await (
+      await fetch(`${(sttUrl as string).replace(/\/v1$/, "")}/_fake/requests`)
+    ).json()) as { kind: string; match?: string; sha256?: string }[];
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({
+      kind: "transcription",
+      match: "sha256",
+      sha256: "3f977de7ffabe3c3cfdd51537951c7ed6c62d8ffd044931cb73a6c3d09f97b77",
+    });
+  });
+
   it("makes its secrets once, keeps them 0600, prints them only on the first start", async () => {
     const dataDir = tempDataDir();
     const chosen = backend("demo-secrets");
@@ -202,7 +233,7 @@ describe("simulate without a running demo", () => {
   it("refuses bad flags with the usage (exit 2)", async () => {
     const result = await simulateIn(tempDataDir(), ["--from", "+234"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("the message text is missing");
+    expect(result.stderr).toContain("the message is missing");
     expect(result.stderr).toContain("Usage: sharpsharp simulate");
   });
 });

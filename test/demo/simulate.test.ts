@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { DemoError, type SimulateTarget, simulate } from "../../src/demo/index.js";
+import { DemoError, type SimulateTarget, simulate, VOICE_NOTE_MIME_TYPE } from "../../src/demo/index.js";
 import { isValidSignature } from "../../src/ingress/index.js";
 import { parseWebhook } from "../../src/whatsapp/index.js";
 import { PHONE_NUMBER_ID, type RunningFake, startFake, textTo } from "../support/fake-graph.js";
@@ -89,6 +91,40 @@ describe("simulate (one signed customer message, the bot's reply read off the fa
     expect(result.wamid).toMatch(/^wamid\.SIM[0-9A-F]{32}$/);
     expect(result.replies).toHaveLength(1);
     expect(result.replies[0]?.lines).toEqual(["How far! 👋", "[Talk to a person]"]);
+  });
+
+  it("sends a voice note: the audio registered with the fake Graph API, then a signed audio webhook naming it", async () => {
+    const graph = await fakeGraph();
+    const bytes = readFileSync(new URL("../fixtures/media/voice-note-en.ogg", import.meta.url));
+    const audios: Record<string, unknown>[] = [];
+    const downloaded: Buffer[] = [];
+    const url = await gateway(async (body, signature, reply) => {
+      expect(isValidSignature(body, signature, SECRET)).toBe(true);
+      const message = JSON.parse(body.toString("utf8")).entry[0].changes[0].value.messages[0];
+      expect(message).toMatchObject({ from: CUSTOMER, type: "audio" });
+      audios.push(message.audio);
+      // As the gateway's worker downloads it: the media's URL, then the bytes.
+      const info = (await (await graph.get(`/v25.0/${message.audio.id}`)).json()) as { url: string };
+      downloaded.push(Buffer.from(await (await graph.get(info.url)).arrayBuffer()));
+      reply.writeHead(200).end();
+      await graph.send(textTo(CUSTOMER, "heard you"));
+    });
+    const result = await simulate(target(url, graph.url), {
+      voice: bytes,
+      from: CUSTOMER,
+      timeoutMs: 3000,
+      settleMs: 50,
+    });
+    expect(audios).toEqual([
+      {
+        id: expect.stringMatching(/^sim[0-9a-f]{24}$/),
+        mime_type: VOICE_NOTE_MIME_TYPE,
+        sha256: createHash("sha256").update(bytes).digest("base64"),
+        voice: true,
+      },
+    ]);
+    expect(downloaded).toEqual([bytes]);
+    expect(result.replies.map((reply) => reply.lines)).toEqual([["heard you"]]);
   });
 
   it("uses a fresh wamid each run", async () => {
