@@ -1,11 +1,9 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { FakeLlmRule } from "../../src/dev/index.js";
-import { RECEIPT_READING_NAME } from "../../src/vision/index.js";
 import { eventually } from "../support/eventually.js";
 import { LLM_KEY, trackFakeLlms } from "../support/fake-llm.js";
 import { media, startMediaGateway, text } from "../support/media-gateway.js";
+import { RECEIPT_PNG, RECEIPT_RULE } from "../support/receipt-fixture.js";
 
 const startLlm = trackFakeLlms(afterEach);
 const cleanups: (() => Promise<void>)[] = [];
@@ -14,27 +12,8 @@ afterEach(async () => {
 });
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/media/${name}`, import.meta.url));
-const receipt = fixture("transfer-receipt.png");
+const receipt = RECEIPT_PNG;
 const invoice = fixture("order-invoice.pdf");
-
-const receiptRule: FakeLlmRule = {
-  when: {
-    imageSha256: createHash("sha256").update(receipt).digest("hex"),
-    responseFormat: RECEIPT_READING_NAME,
-  },
-  reply: {
-    json: {
-      isReceipt: true,
-      amount: { value: 15000, currency: "₦" },
-      date: "2025-03-14",
-      bank: "GTBank",
-      reference: "000013250314094211223344556",
-      senderName: "ADEBAYO CHUKWUEMEKA OKAFOR",
-      receiverName: "MAMA NKECHI FOODS LTD",
-      description: "A GTBank transfer receipt.",
-    },
-  },
-};
 
 /** The user message of each chat request the fake LLM received, as text (image parts named). */
 function userTexts(requests: readonly { body: unknown }[]): string[] {
@@ -46,15 +25,21 @@ function userTexts(requests: readonly { body: unknown }[]): string[] {
   });
 }
 
+/** The fake LLM (with the receipt rule) and the gateway answering with its own responder through it. */
+async function startWithLlm(media: Record<string, unknown>) {
+  const llm = await startLlm({ apiKey: LLM_KEY, rules: [RECEIPT_RULE] });
+  const gateway = await startMediaGateway(
+    cleanups,
+    { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
+    media,
+    { ownResponder: true },
+  );
+  return { llm, gateway };
+}
+
 describe("pictures and documents in a turn (embedded)", () => {
   it("a transfer receipt is read into slots by the tenant's vision model, and the agent is told them", async () => {
-    const llm = await startLlm({ apiKey: LLM_KEY, rules: [receiptRule] });
-    const gateway = await startMediaGateway(
-      cleanups,
-      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
-      { vision: true },
-      { ownResponder: true },
-    );
+    const { llm, gateway } = await startWithLlm({ vision: true });
     const picture = media(gateway, "image", receipt, "image/png");
     expect(await gateway.post([picture])).toBe(200);
     await eventually(() => gateway.fake.fake.messages().length >= 1, 10_000);
@@ -76,13 +61,7 @@ describe("pictures and documents in a turn (embedded)", () => {
   });
 
   it("without vision a picture is never downloaded: the agent gets its description and caption", async () => {
-    const llm = await startLlm({ apiKey: LLM_KEY });
-    const gateway = await startMediaGateway(
-      cleanups,
-      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
-      {},
-      { ownResponder: true },
-    );
+    const { llm, gateway } = await startWithLlm({});
     // Words the router cannot place, so the agent answers the turn.
     await gateway.post([media(gateway, "image", receipt, "image/png", { caption: "xyzzy plugh" })]);
     await eventually(() => gateway.fake.fake.messages().length >= 1, 10_000);
@@ -94,13 +73,7 @@ describe("pictures and documents in a turn (embedded)", () => {
   });
 
   it("a PDF's first pages reach the agent as text, with its file name", async () => {
-    const llm = await startLlm({ apiKey: LLM_KEY });
-    const gateway = await startMediaGateway(
-      cleanups,
-      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
-      {},
-      { ownResponder: true },
-    );
+    const { llm, gateway } = await startWithLlm({});
     const pdf = media(gateway, "document", invoice, "application/pdf", { filename: "invoice.pdf" });
     await gateway.post([pdf, text("xyzzy plugh")]);
     await eventually(() => gateway.fake.fake.messages().length >= 1, 10_000);
@@ -115,13 +88,7 @@ describe("pictures and documents in a turn (embedded)", () => {
 
 describe("pictures and documents that cannot be opened (embedded)", () => {
   it("a picture alone whose download fails for good: the one line, naming a picture, and no silence", async () => {
-    const llm = await startLlm({ apiKey: LLM_KEY, rules: [receiptRule] });
-    const gateway = await startMediaGateway(
-      cleanups,
-      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
-      { vision: true },
-      { ownResponder: true },
-    );
+    const { gateway } = await startWithLlm({ vision: true });
     const picture = media(gateway, "image", receipt, "image/png");
     gateway.fake.fake.setFaults({
       mediaFaults: [{ mediaId: (picture as { mediaId: string }).mediaId, corrupt: true }],
@@ -136,13 +103,7 @@ describe("pictures and documents that cannot be opened (embedded)", () => {
   });
 
   it("a locked PDF is opened but not read: the agent is told so and answers, no notice", async () => {
-    const llm = await startLlm({ apiKey: LLM_KEY });
-    const gateway = await startMediaGateway(
-      cleanups,
-      { LLM_BASE_URL: `${llm.url}/v1`, LLM_API_KEY: LLM_KEY, LLM_MODEL: "gpt-4o" },
-      {},
-      { ownResponder: true },
-    );
+    const { llm, gateway } = await startWithLlm({});
     const locked = media(gateway, "document", fixture("order-invoice-locked.pdf"), "application/pdf", {
       filename: "statement.pdf",
     });

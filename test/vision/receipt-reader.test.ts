@@ -1,32 +1,21 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAiChatClient, type LlmClient, LlmError } from "../../src/agent/index.js";
 import type { FakeLlmRule } from "../../src/dev/index.js";
 import { RECEIPT_READING_NAME, ReceiptReadingError, readReceipt } from "../../src/vision/index.js";
 import { LLM_KEY, trackFakeLlms } from "../support/fake-llm.js";
+import {
+  RECEIPT_FIXTURE_READING,
+  RECEIPT_PNG,
+  RECEIPT_RULE,
+  RECEIPT_SHA256,
+} from "../support/receipt-fixture.js";
 
 const fake = trackFakeLlms(afterEach);
-const receipt = readFileSync(new URL("../fixtures/media/transfer-receipt.png", import.meta.url));
-const receiptSha = createHash("sha256").update(receipt).digest("hex");
+const receipt = RECEIPT_PNG;
+const receiptSha = RECEIPT_SHA256;
 const signal = () => AbortSignal.timeout(5_000);
-
-/** What a vision model reads off the fixture, as the fake is scripted to answer it. */
-const FIXTURE_READING = {
-  isReceipt: true,
-  amount: { value: 15000, currency: "₦" },
-  date: "2025-03-14",
-  bank: "GTBank",
-  reference: "000013250314094211223344556",
-  senderName: "ADEBAYO CHUKWUEMEKA OKAFOR",
-  receiverName: "MAMA NKECHI FOODS LTD",
-  description: "A GTBank transfer receipt.",
-};
-
-const receiptRule: FakeLlmRule = {
-  when: { imageSha256: receiptSha, responseFormat: RECEIPT_READING_NAME },
-  reply: { json: FIXTURE_READING },
-};
+const FIXTURE_READING = RECEIPT_FIXTURE_READING;
+const receiptRule = RECEIPT_RULE;
 
 function client(url: string): LlmClient {
   return createOpenAiChatClient({
