@@ -1,7 +1,36 @@
 export { createSeededRandom } from "../../random/index.js";
-export { numberFlag, parseLatencyFlag } from "./cli-values.js";
-export { closeUnusedConnectionsOnClose } from "./connection-tracker.js";
+export {
+  type FlagValues,
+  isWhole,
+  numberFlag,
+  parseLatencyFlag,
+  portFlag,
+  readFlags,
+  readJsonFlagFile,
+} from "./cli-values.js";
+export {
+  controlBadRequest,
+  controlPatch,
+  readControlJson,
+  registerServiceControlRoutes,
+} from "./control-routes.js";
+export { createFakeServerApp, listenForUrl } from "./fake-server-app.js";
 export { createHeldRequests, type HeldRequests } from "./held-requests.js";
+export { answerErrorsAsOpenAi } from "./openai-error-handlers.js";
+export { applyServiceFaults, bearerKey, type FaultVerdict } from "./serve-faults.js";
+export {
+  checkApiKeyFlag,
+  parseServiceFlags,
+  SERVICE_FLAG_OPTIONS,
+  serviceOptionsOf,
+} from "./service-cli.js";
+export {
+  createServiceCore,
+  type ServiceCore,
+  type ServiceFaultOptions,
+  type ServiceHandle,
+  serviceHandle,
+} from "./service-core.js";
 export {
   createFaults,
   FAULT_STATUSES,

@@ -1,6 +1,12 @@
-import { parseArgs } from "node:util";
 import { z } from "zod";
-import { FAULT_STATUSES, type FaultStatus, numberFlag, parseLatencyFlag } from "../fake-server/index.js";
+import {
+  checkApiKeyFlag,
+  parseServiceFlags,
+  readFlags,
+  readJsonFlagFile,
+  SERVICE_FLAG_OPTIONS,
+  serviceOptionsOf,
+} from "../fake-server/index.js";
 import type { FakeSttOptions } from "./create-fake-stt.js";
 import { type FakeTranscriptRules, transcriptRulesSchema } from "./transcripts.js";
 
@@ -42,23 +48,9 @@ function readTranscripts(
   deps: FakeSttCliDeps,
   problems: string[],
 ): FakeTranscriptRules | undefined {
-  let text: string;
-  try {
-    text = deps.readText(path);
-  } catch (error) {
-    problems.push(
-      `--transcripts: cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
-    return undefined;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    problems.push(`--transcripts: "${path}" is not JSON (${(error as Error).message})`);
-    return undefined;
-  }
-  const parsed = transcriptRulesSchema.safeParse(json);
+  const file = readJsonFlagFile("transcripts", path, deps.readText, problems);
+  if (file === undefined) return undefined;
+  const parsed = transcriptRulesSchema.safeParse(file.json);
   if (parsed.success) return parsed.data;
   problems.push(`--transcripts ${path}: ${z.prettifyError(parsed.error)}`);
   return undefined;
@@ -66,38 +58,16 @@ function readTranscripts(
 
 /** Parses the flags of `sharpsharp fake-stt`; every problem is reported at once. */
 export function parseFakeSttArgs(args: readonly string[], deps: FakeSttCliDeps): FakeSttCliParse {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      allowPositionals: false,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        latency: { type: "string" },
-        "error-rate": { type: "string" },
-        "error-status": { type: "string" },
-        transcripts: { type: "string" },
-        "default-transcript": { type: "string" },
-        "speech-format": { type: "string" },
-        "api-key": { type: "string" },
-        seed: { type: "string" },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, problems: [(error as Error).message] };
-  }
+  const flags = readFlags(args, {
+    ...SERVICE_FLAG_OPTIONS,
+    transcripts: { type: "string" },
+    "default-transcript": { type: "string" },
+    "speech-format": { type: "string" },
+  });
+  if (!flags.ok) return flags;
+  const { text } = flags;
   const problems: string[] = [];
-  const text = (name: string) => values[name] as string | undefined;
-  const whole = (n: number) => Number.isInteger(n) && n >= 0;
-  const port = numberFlag(text("port"), "port", problems, (n) => whole(n) && n <= 65_535) ?? 4300;
-  const errorRate = numberFlag(text("error-rate"), "error-rate", problems, (n) => n >= 0 && n <= 1);
-  const errorStatus = numberFlag(text("error-status"), "error-status", problems, (n) =>
-    FAULT_STATUSES.includes(n as FaultStatus),
-  ) as FaultStatus | undefined;
-  const seed = numberFlag(text("seed"), "seed", problems, (n) => whole(n) && n <= 0xffff_ffff);
-  const latencyRaw = text("latency");
-  const latencyMs = latencyRaw === undefined ? undefined : parseLatencyFlag(latencyRaw, problems);
+  const service = parseServiceFlags(text, problems, 4300);
   const transcriptsPath = text("transcripts");
   const transcripts =
     transcriptsPath === undefined ? undefined : readTranscripts(transcriptsPath, deps, problems);
@@ -105,26 +75,20 @@ export function parseFakeSttArgs(args: readonly string[], deps: FakeSttCliDeps):
   if (speechFormat !== undefined && speechFormat !== "wav" && speechFormat !== "ogg")
     problems.push(`--speech-format: "${speechFormat}" is not valid (wav or ogg)`);
   const apiKey = text("api-key");
-  if (apiKey !== undefined && apiKey.trim() === "") problems.push("--api-key: the key is empty");
+  checkApiKeyFlag(apiKey, problems);
   const defaultTranscript = text("default-transcript");
   if (problems.length > 0) return { ok: false, problems };
 
   return {
     ok: true,
     value: {
-      host: text("host") ?? "127.0.0.1",
-      port,
+      host: service.host,
+      port: service.port,
       stt: {
-        ...(apiKey === undefined ? {} : { apiKey }),
+        ...serviceOptionsOf(service, apiKey),
         ...(transcripts === undefined ? {} : { transcripts }),
         ...(defaultTranscript === undefined ? {} : { defaultTranscript }),
         ...(speechFormat === "wav" || speechFormat === "ogg" ? { speechFormat } : {}),
-        ...(latencyMs === undefined ? {} : { latencyMs }),
-        ...(seed === undefined ? {} : { seed }),
-        faults: {
-          ...(errorRate === undefined ? {} : { errorRate }),
-          ...(errorStatus === undefined ? {} : { errorStatus }),
-        },
       },
     },
   };
