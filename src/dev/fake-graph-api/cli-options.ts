@@ -1,16 +1,19 @@
-import { isWhole, numberFlag, portFlag, readFlags } from "../fake-server/index.js";
+import {
+  type FakeCliParse,
+  isWhole,
+  type ListenAddress,
+  numberFlag,
+  portFlag,
+  readFlags,
+} from "../fake-server/index.js";
 import type { FakeGraphApiOptions } from "./create-fake-graph-api.js";
 
 /** What `sharpsharp fake-graph` runs with. */
-export interface FakeGraphCliOptions {
-  readonly host: string;
-  readonly port: number;
+export interface FakeGraphCliOptions extends ListenAddress {
   readonly api: FakeGraphApiOptions;
 }
 
-export type FakeGraphCliParse =
-  | { readonly ok: true; readonly value: FakeGraphCliOptions }
-  | { readonly ok: false; readonly problems: readonly string[] };
+export type FakeGraphCliParse = FakeCliParse<FakeGraphCliOptions>;
 
 export const FAKE_GRAPH_USAGE = `Usage: sharpsharp fake-graph [options]
 

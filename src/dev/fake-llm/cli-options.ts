@@ -1,24 +1,18 @@
 import {
-  checkApiKeyFlag,
-  parseServiceFlags,
-  readFlags,
+  type FakeCliParse,
+  type ListenAddress,
+  parseServiceArgs,
   readJsonFlagFile,
-  SERVICE_FLAG_OPTIONS,
-  serviceOptionsOf,
 } from "../fake-server/index.js";
 import type { FakeLlmOptions } from "./create-fake-llm.js";
 import { compileRules, FakeLlmRulesError } from "./rules.js";
 
 /** What `sharpsharp fake-llm` runs with. */
-export interface FakeLlmCliOptions {
-  readonly host: string;
-  readonly port: number;
+export interface FakeLlmCliOptions extends ListenAddress {
   readonly llm: FakeLlmOptions;
 }
 
-export type FakeLlmCliParse =
-  | { readonly ok: true; readonly value: FakeLlmCliOptions }
-  | { readonly ok: false; readonly problems: readonly string[] };
+export type FakeLlmCliParse = FakeCliParse<FakeLlmCliOptions>;
 
 /** What the parser needs from outside: the environment's API key and a way to read the rules file. */
 export interface FakeLlmCliDeps {
@@ -55,23 +49,17 @@ function readRules(path: string, deps: FakeLlmCliDeps, problems: string[]): Fake
 
 /** Parses the flags of `sharpsharp fake-llm`; every problem is reported at once. */
 export function parseFakeLlmArgs(args: readonly string[], deps: FakeLlmCliDeps): FakeLlmCliParse {
-  const flags = readFlags(args, { ...SERVICE_FLAG_OPTIONS, rules: { type: "string" } });
-  if (!flags.ok) return flags;
-  const { text } = flags;
-  const problems: string[] = [];
-  const service = parseServiceFlags(text, problems, 4100);
-  const rulesPath = text("rules");
-  const rules = rulesPath === undefined ? undefined : readRules(rulesPath, deps, problems);
-  const apiKey = text("api-key") ?? deps.llmApiKey;
-  checkApiKeyFlag(apiKey, problems);
-  if (problems.length > 0) return { ok: false, problems };
-
-  return {
-    ok: true,
-    value: {
-      host: service.host,
-      port: service.port,
-      llm: { ...serviceOptionsOf(service, apiKey), ...(rules === undefined ? {} : { rules }) },
+  const parsed = parseServiceArgs(args, {
+    defaultPort: 4100,
+    flags: { rules: { type: "string" } },
+    apiKeyDefault: deps.llmApiKey,
+    readOwnFlags(text, problems) {
+      const path = text("rules");
+      const rules = path === undefined ? undefined : readRules(path, deps, problems);
+      return rules === undefined ? {} : { rules };
     },
-  };
+  });
+  if (!parsed.ok) return parsed;
+  const { host, port, service, own } = parsed.value;
+  return { ok: true, value: { host, port, llm: { ...service, ...own } } };
 }

@@ -5,6 +5,7 @@ import {
   type ServiceFaultPatch,
   type ServiceFaultSettings,
   type ServiceHandle,
+  serviceContext,
   serviceHandle,
 } from "../fake-server/index.js";
 import { buildFakeLlmApp } from "./build-fake-llm-app.js";
@@ -43,7 +44,7 @@ export interface FakeLlmOptions {
 }
 
 /** A running (or ready to run) fake OpenAI-compatible chat-completions server. */
-export interface FakeLlm extends ServiceHandle {
+export interface FakeLlm extends ServiceHandle<FakeLlmRequestRecord> {
   /** Every completion request, oldest first, with what it was answered. */
   requests(): FakeLlmRequestRecord[];
   /** Replaces the rules; throws FakeLlmRulesError listing every problem, changing nothing. */
@@ -60,33 +61,21 @@ export interface FakeLlm extends ServiceHandle {
 export function createFakeLlm(deps: FakeLlmDeps, options: FakeLlmOptions = {}): FakeLlm {
   const initialRules = compileRules(options.rules ?? []);
   let rules: readonly CompiledRule[] = initialRules;
-  const core = createServiceCore(options, deps.random);
-  const records = createRecords(options.maxRecords ?? 10_000);
-
+  const core = createServiceCore(deps, options);
   const ctx: FakeLlmContext = {
-    apiKey: options.apiKey,
-    faults: core.faults,
-    held: core.held,
-    records,
+    ...serviceContext(core, createRecords(options.maxRecords ?? 10_000), () => {
+      rules = initialRules;
+    }),
     rules: () => rules,
     setRules(next) {
       rules = compileRules(next);
     },
     ids: deps.ids ?? createDefaultIds(),
-    now: deps.now ?? Date.now,
-    closing: core.closing,
-    reset() {
-      records.clear();
-      rules = initialRules;
-      core.resetFaults();
-    },
   };
   const app = buildFakeLlmApp(ctx, deps.logger);
 
   return {
-    ...serviceHandle(app, core),
-    requests: () => records.list(),
+    ...serviceHandle(app, core, ctx),
     setRules: (next) => ctx.setRules(next),
-    reset: () => ctx.reset(),
   };
 }

@@ -1,17 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { createSeededRandom } from "../../random/index.js";
-import { listenForUrl } from "./fake-server-app.js";
 import { createHeldRequests, type HeldRequests } from "./held-requests.js";
-import {
-  createFaults,
-  type Faults,
-  type LatencySetting,
-  type ServiceFaultPatch,
-  type ServiceFaultSettings,
-} from "./service-faults.js";
+import { createFaults, type Faults, type LatencySetting, type ServiceFaultPatch } from "./service-faults.js";
 
-/** The options of a fake OpenAI-compatible service that shape its faults. */
-export interface ServiceFaultOptions {
+/** The options every fake OpenAI-compatible service takes. */
+export interface ServiceOptions {
+  /** When set, calls need `Authorization: Bearer <apiKey>` (else 401); unset: any key, or none. */
+  readonly apiKey?: string;
   readonly latencyMs?: LatencySetting;
   /** A `latencyMs` here wins over the option above. */
   readonly faults?: ServiceFaultPatch;
@@ -19,8 +14,10 @@ export interface ServiceFaultOptions {
   readonly seed?: number;
 }
 
-/** The faults, held requests and closing signal of a fake OpenAI-compatible service. */
+/** The key, clock, faults, held requests and closing signal of a fake OpenAI-compatible service. */
 export interface ServiceCore {
+  readonly apiKey: string | undefined;
+  readonly now: () => number;
   readonly faults: Faults;
   readonly held: HeldRequests;
   /** Aborted by close(), so held and delayed requests stop waiting. */
@@ -32,9 +29,10 @@ export interface ServiceCore {
 }
 
 export function createServiceCore(
-  options: ServiceFaultOptions,
-  random: (() => number) | undefined,
+  deps: { readonly now?: () => number; readonly random?: () => number },
+  options: ServiceOptions,
 ): ServiceCore {
+  const { random } = deps;
   const seed = options.seed ?? 1;
   let roll = random ?? createSeededRandom(seed);
   const initialFaults: ServiceFaultPatch = {
@@ -45,6 +43,8 @@ export function createServiceCore(
   const faults = createFaults(initialFaults, { random: () => roll(), held });
   const closing = new AbortController();
   return {
+    apiKey: options.apiKey,
+    now: deps.now ?? Date.now,
     faults,
     held,
     closing: closing.signal,
@@ -56,27 +56,5 @@ export function createServiceCore(
       closing.abort();
       await app.close();
     },
-  };
-}
-
-/** The part of a fake service's handle that is the same for every such fake. */
-export interface ServiceHandle {
-  readonly app: FastifyInstance;
-  /** Listens (default 127.0.0.1, port 0) and returns the base URL, without `/v1`. */
-  listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
-  faults(): ServiceFaultSettings;
-  /** Changes faults; throws a ZodError for an invalid patch, changing nothing. */
-  setFaults(patch: ServiceFaultPatch): ServiceFaultSettings;
-  /** Stops listening; held and delayed requests are dropped or answered 503, no socket left open. */
-  close(): Promise<void>;
-}
-
-export function serviceHandle(app: FastifyInstance, core: ServiceCore): ServiceHandle {
-  return {
-    app,
-    listen: (options) => listenForUrl(app, options),
-    faults: () => core.faults.settings(),
-    setFaults: (patch) => core.faults.update(patch),
-    close: () => core.close(app),
   };
 }

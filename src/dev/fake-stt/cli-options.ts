@@ -1,25 +1,19 @@
 import { z } from "zod";
 import {
-  checkApiKeyFlag,
-  parseServiceFlags,
-  readFlags,
+  type FakeCliParse,
+  type ListenAddress,
+  parseServiceArgs,
   readJsonFlagFile,
-  SERVICE_FLAG_OPTIONS,
-  serviceOptionsOf,
 } from "../fake-server/index.js";
 import type { FakeSttOptions } from "./create-fake-stt.js";
 import { type FakeTranscriptRules, transcriptRulesSchema } from "./transcripts.js";
 
 /** What `sharpsharp fake-stt` runs with. */
-export interface FakeSttCliOptions {
-  readonly host: string;
-  readonly port: number;
+export interface FakeSttCliOptions extends ListenAddress {
   readonly stt: FakeSttOptions;
 }
 
-export type FakeSttCliParse =
-  | { readonly ok: true; readonly value: FakeSttCliOptions }
-  | { readonly ok: false; readonly problems: readonly string[] };
+export type FakeSttCliParse = FakeCliParse<FakeSttCliOptions>;
 
 /** What the parser needs from outside: a way to read the transcripts file. */
 export interface FakeSttCliDeps {
@@ -58,38 +52,28 @@ function readTranscripts(
 
 /** Parses the flags of `sharpsharp fake-stt`; every problem is reported at once. */
 export function parseFakeSttArgs(args: readonly string[], deps: FakeSttCliDeps): FakeSttCliParse {
-  const flags = readFlags(args, {
-    ...SERVICE_FLAG_OPTIONS,
-    transcripts: { type: "string" },
-    "default-transcript": { type: "string" },
-    "speech-format": { type: "string" },
-  });
-  if (!flags.ok) return flags;
-  const { text } = flags;
-  const problems: string[] = [];
-  const service = parseServiceFlags(text, problems, 4300);
-  const transcriptsPath = text("transcripts");
-  const transcripts =
-    transcriptsPath === undefined ? undefined : readTranscripts(transcriptsPath, deps, problems);
-  const speechFormat = text("speech-format");
-  if (speechFormat !== undefined && speechFormat !== "wav" && speechFormat !== "ogg")
-    problems.push(`--speech-format: "${speechFormat}" is not valid (wav or ogg)`);
-  const apiKey = text("api-key");
-  checkApiKeyFlag(apiKey, problems);
-  const defaultTranscript = text("default-transcript");
-  if (problems.length > 0) return { ok: false, problems };
-
-  return {
-    ok: true,
-    value: {
-      host: service.host,
-      port: service.port,
-      stt: {
-        ...serviceOptionsOf(service, apiKey),
+  const parsed = parseServiceArgs(args, {
+    defaultPort: 4300,
+    flags: {
+      transcripts: { type: "string" },
+      "default-transcript": { type: "string" },
+      "speech-format": { type: "string" },
+    },
+    readOwnFlags(text, problems): Pick<FakeSttOptions, "transcripts" | "defaultTranscript" | "speechFormat"> {
+      const path = text("transcripts");
+      const transcripts = path === undefined ? undefined : readTranscripts(path, deps, problems);
+      const defaultTranscript = text("default-transcript");
+      const speechFormat = text("speech-format");
+      if (speechFormat !== undefined && speechFormat !== "wav" && speechFormat !== "ogg")
+        problems.push(`--speech-format: "${speechFormat}" is not valid (wav or ogg)`);
+      return {
         ...(transcripts === undefined ? {} : { transcripts }),
         ...(defaultTranscript === undefined ? {} : { defaultTranscript }),
         ...(speechFormat === "wav" || speechFormat === "ogg" ? { speechFormat } : {}),
-      },
+      };
     },
-  };
+  });
+  if (!parsed.ok) return parsed;
+  const { host, port, service, own } = parsed.value;
+  return { ok: true, value: { host, port, stt: { ...service, ...own } } };
 }

@@ -4,6 +4,7 @@ import {
   type LatencySetting,
   type ServiceFaultPatch,
   type ServiceHandle,
+  serviceContext,
   serviceHandle,
 } from "../fake-server/index.js";
 import { buildFakeSttApp } from "./build-fake-stt-app.js";
@@ -39,7 +40,7 @@ export interface FakeSttOptions {
 }
 
 /** A running (or ready to run) fake OpenAI-compatible speech server. */
-export interface FakeStt extends ServiceHandle {
+export interface FakeStt extends ServiceHandle<FakeSttRequestRecord> {
   /** Every call, oldest first, with what it was answered. */
   requests(): FakeSttRequestRecord[];
   /** Replaces the scripted transcripts; throws a ZodError, changing nothing. */
@@ -60,14 +61,12 @@ export function createFakeStt(deps: FakeSttDeps, options: FakeSttOptions = {}): 
   const initialFormat = options.speechFormat ?? "wav";
   let transcripts = initialTranscripts;
   let speechFormat = initialFormat;
-  const core = createServiceCore(options, deps.random);
-  const records = createSttRecords(options.maxRecords ?? 10_000);
-
+  const core = createServiceCore(deps, options);
   const ctx: FakeSttContext = {
-    apiKey: options.apiKey,
-    faults: core.faults,
-    held: core.held,
-    records,
+    ...serviceContext(core, createSttRecords(options.maxRecords ?? 10_000), () => {
+      transcripts = initialTranscripts;
+      speechFormat = initialFormat;
+    }),
     transcripts: () => transcripts,
     setTranscripts(next) {
       transcripts = transcriptRulesSchema.parse(next);
@@ -77,22 +76,12 @@ export function createFakeStt(deps: FakeSttDeps, options: FakeSttOptions = {}): 
     setSpeechFormat(format) {
       speechFormat = format;
     },
-    now: deps.now ?? Date.now,
-    closing: core.closing,
-    reset() {
-      records.clear();
-      transcripts = initialTranscripts;
-      speechFormat = initialFormat;
-      core.resetFaults();
-    },
   };
   const app = buildFakeSttApp(ctx, deps.logger);
 
   return {
-    ...serviceHandle(app, core),
-    requests: () => records.list(),
+    ...serviceHandle(app, core, ctx),
     setTranscripts: (next) => ctx.setTranscripts(next),
     setSpeechFormat: (format) => ctx.setSpeechFormat(format),
-    reset: () => ctx.reset(),
   };
 }
