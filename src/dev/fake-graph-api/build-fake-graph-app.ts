@@ -1,6 +1,6 @@
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
-import { closeUnusedConnectionsOnClose } from "../fake-server/index.js";
+import { createFakeServerApp } from "../fake-server/index.js";
 import { registerControlRoutes } from "./control-routes.js";
 import type { FakeGraphContext } from "./fake-graph-context.js";
 import { graphError } from "./graph-error.js";
@@ -12,26 +12,11 @@ import { registerUploadRoute } from "./upload-route.js";
 /** Meta refuses bodies past a few MiB; 1 MiB is plenty for any valid send. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/**
- * Builds the fake Graph API's HTTP app without listening (createFakeGraphApi
- * listens). Bodies are read as bytes and parsed by the routes, so a body
- * that is not JSON gets Meta's error, not Fastify's.
- */
+/** Builds the fake Graph API's HTTP app without listening (createFakeGraphApi listens). */
 export function buildFakeGraphApp(ctx: FakeGraphContext, logger: Logger, reset: () => void): FastifyInstance {
-  const app: FastifyInstance = Fastify({
-    loggerInstance: logger,
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT_BYTES,
-    keepAliveTimeout: 65_000,
-    return503OnClosing: true,
-  }) as unknown as FastifyInstance;
-
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
-
+  const app = createFakeServerApp(logger, BODY_LIMIT_BYTES);
   // A held (hanging) request is not idle, so Fastify's close would wait for it forever.
   app.addHook("preClose", async () => ctx.hangs.releaseAll());
-  closeUnusedConnectionsOnClose(app);
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;

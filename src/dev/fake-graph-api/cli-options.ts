@@ -1,16 +1,19 @@
-import { parseArgs } from "node:util";
+import {
+  type FakeCliParse,
+  isWhole,
+  type ListenAddress,
+  numberFlag,
+  portFlag,
+  readFlags,
+} from "../fake-server/index.js";
 import type { FakeGraphApiOptions } from "./create-fake-graph-api.js";
 
 /** What `sharpsharp fake-graph` runs with. */
-export interface FakeGraphCliOptions {
-  readonly host: string;
-  readonly port: number;
+export interface FakeGraphCliOptions extends ListenAddress {
   readonly api: FakeGraphApiOptions;
 }
 
-export type FakeGraphCliParse =
-  | { readonly ok: true; readonly value: FakeGraphCliOptions }
-  | { readonly ok: false; readonly problems: readonly string[] };
+export type FakeGraphCliParse = FakeCliParse<FakeGraphCliOptions>;
 
 export const FAKE_GRAPH_USAGE = `Usage: sharpsharp fake-graph [options]
 
@@ -25,46 +28,27 @@ Options:
   --error-rate <0..1>     share of sends answered 500 (131000)
   --latency-ms <ms>       delay before every answer`;
 
-function number(raw: string | undefined, name: string, problems: string[], check: (n: number) => boolean) {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(value) || !check(value)) {
-    problems.push(`--${name}: "${raw}" is not valid`);
-    return undefined;
-  }
-  return value;
-}
-
 /** Parses the flags of `sharpsharp fake-graph`; every problem is reported at once. */
 export function parseFakeGraphArgs(
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): FakeGraphCliParse {
-  let values: Record<string, string | string[] | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      allowPositionals: false,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        token: { type: "string", multiple: true },
-        mps: { type: "string" },
-        "pair-limit": { type: "string" },
-        "error-rate": { type: "string" },
-        "latency-ms": { type: "string" },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, problems: [(error as Error).message] };
-  }
+  const flags = readFlags(args, {
+    host: { type: "string" },
+    port: { type: "string" },
+    token: { type: "string", multiple: true },
+    mps: { type: "string" },
+    "pair-limit": { type: "string" },
+    "error-rate": { type: "string" },
+    "latency-ms": { type: "string" },
+  });
+  if (!flags.ok) return flags;
+  const { text, values } = flags;
   const problems: string[] = [];
-  const text = (name: string) => values[name] as string | undefined;
-  const whole = (n: number) => Number.isInteger(n) && n >= 0;
-  const port = number(text("port"), "port", problems, (n) => whole(n) && n <= 65_535) ?? 4000;
-  const mps = number(text("mps"), "mps", problems, (n) => whole(n) && n > 0);
-  const errorRate = number(text("error-rate"), "error-rate", problems, (n) => n >= 0 && n <= 1);
-  const latencyMs = number(text("latency-ms"), "latency-ms", problems, whole);
+  const port = portFlag(text("port"), problems, 4000);
+  const mps = numberFlag(text("mps"), "mps", problems, (n) => isWhole(n) && n > 0);
+  const errorRate = numberFlag(text("error-rate"), "error-rate", problems, (n) => n >= 0 && n <= 1);
+  const latencyMs = numberFlag(text("latency-ms"), "latency-ms", problems, isWhole);
   const pairLimit = text("pair-limit") ?? "off";
   if (pairLimit !== "on" && pairLimit !== "off")
     problems.push(`--pair-limit: "${pairLimit}" is not on or off`);

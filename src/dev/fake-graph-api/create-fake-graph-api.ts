@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
+import { listenForUrl } from "../fake-server/index.js";
 import { buildFakeGraphApp } from "./build-fake-graph-app.js";
 import type { FakeGraphContext } from "./fake-graph-context.js";
 import { createFaults, type FaultPatch, type FaultSettings } from "./faults.js";
@@ -114,12 +115,7 @@ export function createFakeGraphApi(deps: FakeGraphApiDeps, options: FakeGraphApi
 
   return {
     app,
-    async listen(listenOptions = {}) {
-      const host = listenOptions.host ?? "127.0.0.1";
-      await app.listen({ host, port: listenOptions.port ?? 0 });
-      const { port } = app.server.address() as { port: number };
-      return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-    },
+    listen: (listenOptions) => listenForUrl(app, listenOptions),
     addMedia: (id, media) => ctx.media.add(id, media),
     faults: () => faults.settings(),
     setFaults: (patch) => faults.update(patch),

@@ -1,23 +1,18 @@
-import { parseArgs } from "node:util";
 import {
-  FAULT_STATUSES,
-  type FaultStatus,
-  numberFlag as number,
-  parseLatencyFlag as parseLatency,
+  type FakeCliParse,
+  type ListenAddress,
+  parseServiceArgs,
+  readJsonFlagFile,
 } from "../fake-server/index.js";
 import type { FakeLlmOptions } from "./create-fake-llm.js";
 import { compileRules, FakeLlmRulesError } from "./rules.js";
 
 /** What `sharpsharp fake-llm` runs with. */
-export interface FakeLlmCliOptions {
-  readonly host: string;
-  readonly port: number;
+export interface FakeLlmCliOptions extends ListenAddress {
   readonly llm: FakeLlmOptions;
 }
 
-export type FakeLlmCliParse =
-  | { readonly ok: true; readonly value: FakeLlmCliOptions }
-  | { readonly ok: false; readonly problems: readonly string[] };
+export type FakeLlmCliParse = FakeCliParse<FakeLlmCliOptions>;
 
 /** What the parser needs from outside: the environment's API key and a way to read the rules file. */
 export interface FakeLlmCliDeps {
@@ -41,78 +36,30 @@ Options:
   --seed <n>               seed of the random source for errors and latency (default 1)`;
 
 function readRules(path: string, deps: FakeLlmCliDeps, problems: string[]): FakeLlmOptions["rules"] {
-  let text: string;
+  const file = readJsonFlagFile("rules", path, deps.readText, problems);
+  if (file === undefined) return undefined;
   try {
-    text = deps.readText(path);
+    return compileRules(file.json).map((rule) => rule.source);
   } catch (error) {
-    problems.push(
-      `--rules: cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
-    return undefined;
-  }
-  try {
-    return compileRules(JSON.parse(text)).map((rule) => rule.source);
-  } catch (error) {
-    if (error instanceof FakeLlmRulesError)
-      problems.push(...error.problems.map((p) => `--rules ${path}: ${p}`));
-    else problems.push(`--rules: "${path}" is not JSON (${(error as Error).message})`);
+    if (!(error instanceof FakeLlmRulesError)) throw error;
+    problems.push(...error.problems.map((p) => `--rules ${path}: ${p}`));
     return undefined;
   }
 }
 
 /** Parses the flags of `sharpsharp fake-llm`; every problem is reported at once. */
 export function parseFakeLlmArgs(args: readonly string[], deps: FakeLlmCliDeps): FakeLlmCliParse {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      allowPositionals: false,
-      options: {
-        host: { type: "string" },
-        port: { type: "string" },
-        latency: { type: "string" },
-        "error-rate": { type: "string" },
-        "error-status": { type: "string" },
-        rules: { type: "string" },
-        "api-key": { type: "string" },
-        seed: { type: "string" },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, problems: [(error as Error).message] };
-  }
-  const problems: string[] = [];
-  const text = (name: string) => values[name] as string | undefined;
-  const whole = (n: number) => Number.isInteger(n) && n >= 0;
-  const port = number(text("port"), "port", problems, (n) => whole(n) && n <= 65_535) ?? 4100;
-  const errorRate = number(text("error-rate"), "error-rate", problems, (n) => n >= 0 && n <= 1);
-  const errorStatus = number(text("error-status"), "error-status", problems, (n) =>
-    FAULT_STATUSES.includes(n as FaultStatus),
-  ) as FaultStatus | undefined;
-  const seed = number(text("seed"), "seed", problems, (n) => whole(n) && n <= 0xffff_ffff);
-  const latencyRaw = text("latency");
-  const latencyMs = latencyRaw === undefined ? undefined : parseLatency(latencyRaw, problems);
-  const rulesPath = text("rules");
-  const rules = rulesPath === undefined ? undefined : readRules(rulesPath, deps, problems);
-  const apiKey = text("api-key") ?? deps.llmApiKey;
-  if (apiKey !== undefined && apiKey.trim() === "") problems.push("--api-key: the key is empty");
-  if (problems.length > 0) return { ok: false, problems };
-
-  return {
-    ok: true,
-    value: {
-      host: text("host") ?? "127.0.0.1",
-      port,
-      llm: {
-        ...(apiKey === undefined ? {} : { apiKey }),
-        ...(rules === undefined ? {} : { rules }),
-        ...(latencyMs === undefined ? {} : { latencyMs }),
-        ...(seed === undefined ? {} : { seed }),
-        faults: {
-          ...(errorRate === undefined ? {} : { errorRate }),
-          ...(errorStatus === undefined ? {} : { errorStatus }),
-        },
-      },
+  const parsed = parseServiceArgs(args, {
+    defaultPort: 4100,
+    flags: { rules: { type: "string" } },
+    apiKeyDefault: deps.llmApiKey,
+    readOwnFlags(text, problems) {
+      const path = text("rules");
+      const rules = path === undefined ? undefined : readRules(path, deps, problems);
+      return rules === undefined ? {} : { rules };
     },
-  };
+  });
+  if (!parsed.ok) return parsed;
+  const { host, port, service, own } = parsed.value;
+  return { ok: true, value: { host, port, llm: { ...service, ...own } } };
 }

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { applyServiceFaults, bearerKey } from "../fake-server/index.js";
 import type { ChatRequest } from "./chat-request.js";
 import { type ComposedReply, composeReply } from "./compose-reply.js";
 import type { FakeLlmContext } from "./fake-llm-context.js";
@@ -26,15 +26,8 @@ function parseJson(raw: unknown): { ok: true; value: unknown } | { ok: false } {
 
 function checkKey(ctx: FakeLlmContext, request: FastifyRequest): OpenAiErrorReply | undefined {
   if (ctx.apiKey === undefined) return undefined;
-  const header = request.headers.authorization;
-  const key = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  const key = bearerKey(request);
   return key === ctx.apiKey ? undefined : unauthorized(key !== undefined);
-}
-
-/** Waits `ms`; false when `stop` aborted meanwhile. */
-async function pause(ms: number, stop: AbortSignal): Promise<boolean> {
-  if (ms > 0) await sleep(ms, undefined, { signal: stop }).catch(() => undefined);
-  return !stop.aborted;
 }
 
 /** What a valid request carried beyond its text, for the record. */
@@ -134,31 +127,12 @@ export function registerCompletionRoute(app: FastifyInstance, ctx: FakeLlmContex
     }
     ctx.records.update(seq, requestFacts(chat));
 
-    // Waiting (held or delayed) ends when the fake closes or the client gives up.
-    const clientGone = new AbortController();
-    reply.raw.once("close", () => clientGone.abort());
-    const stop = AbortSignal.any([ctx.closing, clientGone.signal]);
-    const abandon = () => {
-      ctx.records.update(seq, { outcome: "abandoned" });
-      reply.hijack();
-      return reply;
-    };
-    if (ctx.faults.takeHang()) {
-      ctx.records.update(seq, { outcome: "hung" });
-      if (!(await ctx.held.hold(stop))) {
-        if (!ctx.closing.aborted) return abandon();
-        // Closing: drop the connection with no answer, as a server that dies mid-request does.
-        ctx.records.update(seq, { outcome: "dropped" });
-        reply.hijack();
-        request.raw.socket.destroy();
-        return reply;
-      }
-    }
-    const failure = ctx.faults.takeFailure();
-    if (!(await pause(ctx.faults.rollLatency(), stop))) {
-      return ctx.closing.aborted ? refuse(shuttingDown()) : abandon();
-    }
-    if (failure !== undefined) return refuse(faultError(failure));
+    const verdict = await applyServiceFaults(ctx, request, reply, (outcome) =>
+      ctx.records.update(seq, { outcome }),
+    );
+    if (verdict.kind === "gone") return reply;
+    if (verdict.kind === "shutting-down") return refuse(shuttingDown());
+    if (verdict.kind === "fail") return refuse(faultError(verdict.status));
     const composed = composeReply(chat, ctx.rules());
     return send(200, completionBody(ctx, chat, composed), { rule: composed.rule });
   };

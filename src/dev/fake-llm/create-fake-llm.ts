@@ -1,12 +1,12 @@
-import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
 import {
-  createFaults,
-  createHeldRequests,
-  createSeededRandom,
+  createServiceCore,
   type LatencySetting,
   type ServiceFaultPatch,
   type ServiceFaultSettings,
+  type ServiceHandle,
+  serviceContext,
+  serviceHandle,
 } from "../fake-server/index.js";
 import { buildFakeLlmApp } from "./build-fake-llm-app.js";
 import type { FakeLlmContext } from "./fake-llm-context.js";
@@ -44,21 +44,13 @@ export interface FakeLlmOptions {
 }
 
 /** A running (or ready to run) fake OpenAI-compatible chat-completions server. */
-export interface FakeLlm {
-  readonly app: FastifyInstance;
-  /** Listens (default 127.0.0.1, port 0) and returns the base URL, without `/v1`. */
-  listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
+export interface FakeLlm extends ServiceHandle<FakeLlmRequestRecord> {
   /** Every completion request, oldest first, with what it was answered. */
   requests(): FakeLlmRequestRecord[];
-  faults(): FakeLlmFaultSettings;
-  /** Changes faults (see FakeLlmFaultPatch); throws a ZodError for an invalid patch, changing nothing. */
-  setFaults(patch: FakeLlmFaultPatch): FakeLlmFaultSettings;
   /** Replaces the rules; throws FakeLlmRulesError listing every problem, changing nothing. */
   setRules(rules: readonly FakeLlmRule[]): void;
   /** Back to the starting rules, faults and random seed; records forgotten; held requests let go. */
   reset(): void;
-  /** Stops listening; held and delayed requests are dropped or answered 503, no socket left open. */
-  close(): Promise<void>;
 }
 
 /**
@@ -67,57 +59,23 @@ export interface FakeLlm {
  * realistic usage, latency and injectable faults. For tests and local runs.
  */
 export function createFakeLlm(deps: FakeLlmDeps, options: FakeLlmOptions = {}): FakeLlm {
-  const seed = options.seed ?? 1;
-  let random = deps.random ?? createSeededRandom(seed);
   const initialRules = compileRules(options.rules ?? []);
-  const initialFaults: FakeLlmFaultPatch = {
-    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
-    ...options.faults,
-  };
   let rules: readonly CompiledRule[] = initialRules;
-  const held = createHeldRequests();
-  const faults = createFaults(initialFaults, { random: () => random(), held });
-  const records = createRecords(options.maxRecords ?? 10_000);
-  const closing = new AbortController();
-
+  const core = createServiceCore(deps, options);
   const ctx: FakeLlmContext = {
-    apiKey: options.apiKey,
-    faults,
-    held,
-    records,
+    ...serviceContext(core, createRecords(options.maxRecords ?? 10_000), () => {
+      rules = initialRules;
+    }),
     rules: () => rules,
     setRules(next) {
       rules = compileRules(next);
     },
     ids: deps.ids ?? createDefaultIds(),
-    now: deps.now ?? Date.now,
-    closing: closing.signal,
-    reset() {
-      records.clear();
-      rules = initialRules;
-      if (deps.random === undefined) random = createSeededRandom(seed);
-      faults.update({ reset: true, ...initialFaults });
-    },
   };
   const app = buildFakeLlmApp(ctx, deps.logger);
 
   return {
-    app,
-    async listen(listenOptions = {}) {
-      const host = listenOptions.host ?? "127.0.0.1";
-      await app.listen({ host, port: listenOptions.port ?? 0 });
-      const { port } = app.server.address() as { port: number };
-      return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-    },
-    requests: () => records.list(),
-    faults: () => faults.settings(),
-    setFaults: (patch) => faults.update(patch),
+    ...serviceHandle(app, core, ctx),
     setRules: (next) => ctx.setRules(next),
-    reset: () => ctx.reset(),
-    async close() {
-      // Held and delayed requests end first; otherwise Fastify's close would wait for them.
-      closing.abort();
-      await app.close();
-    },
   };
 }

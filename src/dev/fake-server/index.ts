@@ -1,15 +1,32 @@
 export { createSeededRandom } from "../../random/index.js";
-export { numberFlag, parseLatencyFlag } from "./cli-values.js";
-export { closeUnusedConnectionsOnClose } from "./connection-tracker.js";
-export { createHeldRequests, type HeldRequests } from "./held-requests.js";
 export {
-  createFaults,
+  type FlagValues,
+  isWhole,
+  numberFlag,
+  parseLatencyFlag,
+  portFlag,
+  readFlags,
+  readJsonFlagFile,
+} from "./cli-values.js";
+export {
+  controlBadRequest,
+  controlPatch,
+  readControlJson,
+  registerServiceControlRoutes,
+} from "./control-routes.js";
+export { createFakeServerApp, listenForUrl } from "./fake-server-app.js";
+export { answerErrorsAsOpenAi } from "./openai-error-handlers.js";
+export { applyServiceFaults, bearerKey, type FaultVerdict } from "./serve-faults.js";
+export { type FakeCliParse, type ListenAddress, parseServiceArgs } from "./service-cli.js";
+export { type ServiceContext, serviceContext } from "./service-context.js";
+export { createServiceCore, type ServiceCore, type ServiceOptions } from "./service-core.js";
+export {
   FAULT_STATUSES,
   type FaultStatus,
-  type Faults,
   faultPatchSchema,
   type LatencySetting,
   latencySchema,
   type ServiceFaultPatch,
   type ServiceFaultSettings,
 } from "./service-faults.js";
+export { type ServiceHandle, serviceHandle } from "./service-handle.js";

@@ -1,12 +1,11 @@
-import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
 import {
-  createFaults,
-  createHeldRequests,
-  createSeededRandom,
+  createServiceCore,
   type LatencySetting,
   type ServiceFaultPatch,
-  type ServiceFaultSettings,
+  type ServiceHandle,
+  serviceContext,
+  serviceHandle,
 } from "../fake-server/index.js";
 import { buildFakeSttApp } from "./build-fake-stt-app.js";
 import type { FakeSpeechFormat, FakeSttContext } from "./fake-stt-context.js";
@@ -41,22 +40,14 @@ export interface FakeSttOptions {
 }
 
 /** A running (or ready to run) fake OpenAI-compatible speech server. */
-export interface FakeStt {
-  readonly app: FastifyInstance;
-  /** Listens (default 127.0.0.1, port 0) and returns the base URL, without `/v1`. */
-  listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
+export interface FakeStt extends ServiceHandle<FakeSttRequestRecord> {
   /** Every call, oldest first, with what it was answered. */
   requests(): FakeSttRequestRecord[];
-  faults(): ServiceFaultSettings;
-  /** Changes faults; throws a ZodError for an invalid patch, changing nothing. */
-  setFaults(patch: ServiceFaultPatch): ServiceFaultSettings;
   /** Replaces the scripted transcripts; throws a ZodError, changing nothing. */
   setTranscripts(transcripts: FakeTranscriptRules): void;
   setSpeechFormat(format: FakeSpeechFormat): void;
   /** Back to the starting transcripts, faults, speech format and seed; records forgotten; held requests let go. */
   reset(): void;
-  /** Stops listening; held and delayed requests are dropped or answered 503, no socket left open. */
-  close(): Promise<void>;
 }
 
 /**
@@ -66,26 +57,16 @@ export interface FakeStt {
  * error and hang faults. For tests and local runs.
  */
 export function createFakeStt(deps: FakeSttDeps, options: FakeSttOptions = {}): FakeStt {
-  const seed = options.seed ?? 1;
-  let random = deps.random ?? createSeededRandom(seed);
   const initialTranscripts = transcriptRulesSchema.parse(options.transcripts ?? {});
-  const initialFaults: ServiceFaultPatch = {
-    ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
-    ...options.faults,
-  };
   const initialFormat = options.speechFormat ?? "wav";
   let transcripts = initialTranscripts;
   let speechFormat = initialFormat;
-  const held = createHeldRequests();
-  const faults = createFaults(initialFaults, { random: () => random(), held });
-  const records = createSttRecords(options.maxRecords ?? 10_000);
-  const closing = new AbortController();
-
+  const core = createServiceCore(deps, options);
   const ctx: FakeSttContext = {
-    apiKey: options.apiKey,
-    faults,
-    held,
-    records,
+    ...serviceContext(core, createSttRecords(options.maxRecords ?? 10_000), () => {
+      transcripts = initialTranscripts;
+      speechFormat = initialFormat;
+    }),
     transcripts: () => transcripts,
     setTranscripts(next) {
       transcripts = transcriptRulesSchema.parse(next);
@@ -95,36 +76,12 @@ export function createFakeStt(deps: FakeSttDeps, options: FakeSttOptions = {}): 
     setSpeechFormat(format) {
       speechFormat = format;
     },
-    now: deps.now ?? Date.now,
-    closing: closing.signal,
-    reset() {
-      records.clear();
-      transcripts = initialTranscripts;
-      speechFormat = initialFormat;
-      if (deps.random === undefined) random = createSeededRandom(seed);
-      faults.update({ reset: true, ...initialFaults });
-    },
   };
   const app = buildFakeSttApp(ctx, deps.logger);
 
   return {
-    app,
-    async listen(listenOptions = {}) {
-      const host = listenOptions.host ?? "127.0.0.1";
-      await app.listen({ host, port: listenOptions.port ?? 0 });
-      const { port } = app.server.address() as { port: number };
-      return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-    },
-    requests: () => records.list(),
-    faults: () => faults.settings(),
-    setFaults: (patch) => faults.update(patch),
+    ...serviceHandle(app, core, ctx),
     setTranscripts: (next) => ctx.setTranscripts(next),
     setSpeechFormat: (format) => ctx.setSpeechFormat(format),
-    reset: () => ctx.reset(),
-    async close() {
-      // Held and delayed requests end first; otherwise Fastify's close would wait for them.
-      closing.abort();
-      await app.close();
-    },
   };
 }

@@ -1,4 +1,4 @@
-import type { Faults, HeldRequests } from "../fake-server/index.js";
+import type { ServiceContext } from "../fake-server/index.js";
 import type { SttRecords } from "./records.js";
 import type { FakeTranscriptRules } from "./transcripts.js";
 
@@ -6,20 +6,11 @@ import type { FakeTranscriptRules } from "./transcripts.js";
 export type FakeSpeechFormat = "wav" | "ogg";
 
 /** Everything the fake speech server's routes share. */
-export interface FakeSttContext {
-  /** When set, calls need `Authorization: Bearer <apiKey>`. */
-  readonly apiKey: string | undefined;
-  readonly faults: Faults;
-  readonly held: HeldRequests;
-  readonly records: SttRecords;
+export interface FakeSttContext extends ServiceContext<SttRecords> {
   transcripts(): FakeTranscriptRules;
   /** Replaces the scripted transcripts; throws a ZodError, changing nothing, when invalid. */
   setTranscripts(rules: unknown): void;
   readonly defaultTranscript: string;
   speechFormat(): FakeSpeechFormat;
   setSpeechFormat(format: FakeSpeechFormat): void;
-  readonly now: () => number;
-  /** Aborted when the fake closes, so held and delayed requests stop waiting. */
-  readonly closing: AbortSignal;
-  reset(): void;
 }

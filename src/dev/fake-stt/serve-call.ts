@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { applyServiceFaults, bearerKey } from "../fake-server/index.js";
 import type { FakeSttContext } from "./fake-stt-context.js";
 import { type AudioErrorReply, faultError, shuttingDown, unauthorized } from "./openai-audio-error.js";
 import type { FakeSttRequestRecord } from "./records.js";
@@ -14,11 +14,6 @@ export type CallAnswer =
       readonly record?: Partial<FakeSttRequestRecord>;
     };
 
-function bearer(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  return typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
-}
-
 /**
  * One audio call, in the fake LLM's order: the API key, then validation
  * (`prepare` reads the body and records what was asked), then the hang
@@ -31,7 +26,7 @@ export async function serveCall(
   kind: FakeSttRequestRecord["kind"],
   prepare: (seq: number) => Promise<CallAnswer>,
 ): Promise<FastifyReply> {
-  const key = bearer(request);
+  const key = bearerKey(request);
   const seq = ctx.records.add({
     kind,
     path: request.url,
@@ -57,29 +52,11 @@ export async function serveCall(
   const answer = await prepare(seq);
   if (answer.kind === "error") return refuse(answer.error);
 
-  const clientGone = new AbortController();
-  reply.raw.once("close", () => clientGone.abort());
-  const stop = AbortSignal.any([ctx.closing, clientGone.signal]);
-  const abandon = () => {
-    ctx.records.update(seq, { outcome: "abandoned" });
-    reply.hijack();
-    return reply;
-  };
-  if (ctx.faults.takeHang()) {
-    ctx.records.update(seq, { outcome: "hung" });
-    if (!(await ctx.held.hold(stop))) {
-      if (!ctx.closing.aborted) return abandon();
-      // Closing: drop the connection with no answer, as a server that dies mid-request does.
-      ctx.records.update(seq, { outcome: "dropped" });
-      reply.hijack();
-      request.raw.socket.destroy();
-      return reply;
-    }
-  }
-  const failure = ctx.faults.takeFailure();
-  const delay = ctx.faults.rollLatency();
-  if (delay > 0) await sleep(delay, undefined, { signal: stop }).catch(() => undefined);
-  if (stop.aborted) return ctx.closing.aborted ? refuse(shuttingDown()) : abandon();
-  if (failure !== undefined) return refuse(faultError(failure));
+  const verdict = await applyServiceFaults(ctx, request, reply, (outcome) =>
+    ctx.records.update(seq, { outcome }),
+  );
+  if (verdict.kind === "gone") return reply;
+  if (verdict.kind === "shutting-down") return refuse(shuttingDown());
+  if (verdict.kind === "fail") return refuse(faultError(verdict.status));
   return send(200, answer.contentType, answer.body, answer.record);
 }
