@@ -1,17 +1,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAll } from "../../src/app/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import type { MessageStore } from "../../src/store/index.js";
 import { createPostgresMessageStore } from "../../src/store/postgres/index.js";
-import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
 import { embeddedEnvConfig, postSignedWebhook } from "../support/embedded-config.js";
 import { eventually } from "../support/eventually.js";
 import { PHONE_NUMBER_ID, type RunningFake, startFake } from "../support/fake-graph.js";
+import { openLiveSqliteStore } from "../support/live-sqlite-store.js";
 import { TEST_DATABASE_URL } from "../support/postgres.js";
 import { textWebhook } from "../support/webhook-builder.js";
 
@@ -27,7 +27,7 @@ afterEach(async () => {
 async function converse(
   extraEnv: Record<string, string>,
   customer: string,
-  read: (dataDir: string) => MessageStore,
+  read: (dataDir: string) => MessageStore | Promise<MessageStore>,
 ) {
   fake = await startFake();
   const f = fake;
@@ -52,11 +52,7 @@ async function converse(
     const response = await postSignedWebhook(running.url, body);
     expect(response.status).toBe(200);
     await eventually(() => f.fake.messages().length === 1, 5000);
-    // In embedded mode the gateway, in this same thread, commits its writes at the end of each turn of
-    // the event loop (batchWritesPerTick): a second connection that writes (the store's migration
-    // check) must start after such a commit, or its wait for the lock would block that commit.
-    await new Promise((resolve) => setImmediate(resolve));
-    const store = read(dataDir);
+    const store = await read(dataDir);
     let found: Awaited<ReturnType<MessageStore["searchByCustomer"]>> = [];
     await eventually(async () => {
       found = await store.searchByCustomer("default", customer, 5);
@@ -75,9 +71,11 @@ describe("the message log in embedded mode", () => {
   it("keeps each customer message and each reply in the SQLite file", async () => {
     const customer = "2348055500001";
     let db: Database.Database | undefined;
-    const lines = await converse({}, customer, (dataDir) => {
-      db = new Database(join(dataDir, "sharpsharp.db"));
-      return createSqliteMessageStore(db);
+    // The gateway runs in this thread: the second connection waits for its lock without blocking it.
+    const lines = await converse({}, customer, async (dataDir) => {
+      const live = await openLiveSqliteStore(join(dataDir, "sharpsharp.db"));
+      db = live.db;
+      return live.store;
     });
     db?.close();
     expect(lines.map((line) => line.direction)).toEqual(["outbound", "inbound"]);

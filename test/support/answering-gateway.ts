@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { type RunningEmbedded, startEmbedded } from "../../src/app/index.js";
 import type { Responder } from "../../src/conversation/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import type { StoredMessage } from "../../src/store/index.js";
-import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
 import { embeddedEnvConfig, postSignedWebhook } from "./embedded-config.js";
 import { eventually } from "./eventually.js";
 import { type RunningFake, startFake } from "./fake-graph.js";
+import { openLiveSqliteStore } from "./live-sqlite-store.js";
 
 /** One "ok" per turn: what is answered, and to whom, is all these tests look at. */
 const okResponder: Responder = {
@@ -46,12 +45,8 @@ export async function startAnsweringGateway(env: Record<string, string> = {}): P
     logger: createLogger({ level: "silent" }),
     responder: okResponder,
   });
-  // A second connection on the live file (WAL): reads see each commit of the gateway's. Its store's
-  // migration check takes the write lock, so it starts after the gateway's end-of-tick commit: this
-  // thread waiting for the lock would block that very commit (batchWritesPerTick).
-  await new Promise((resolve) => setImmediate(resolve));
-  const db = new Database(running.databasePath, { fileMustExist: true });
-  const store = createSqliteMessageStore(db);
+  // A second connection on the live file (WAL): reads see each commit of the gateway's.
+  const { db, store } = await openLiveSqliteStore(running.databasePath);
   const pending = db.prepare(
     `SELECT (SELECT COUNT(*) FROM queue_inbox) + (SELECT COUNT(*) FROM queue_jobs WHERE state = 'waiting') AS n`,
   );

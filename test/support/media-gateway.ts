@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { Redis } from "ioredis";
 import { startAll, startEmbedded } from "../../src/app/index.js";
 import type { Responder, TurnInput } from "../../src/conversation/index.js";
@@ -11,11 +10,11 @@ import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import type { MessageStore } from "../../src/store/index.js";
 import { openPostgresMessageStore } from "../../src/store/postgres/index.js";
-import { createSqliteMessageStore } from "../../src/store/sqlite/index.js";
 import { embeddedEnvConfig } from "./embedded-config.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "./fake-graph.js";
 import { readVoiceNote, type VOICE_NOTES } from "./fake-stt.js";
 import { APP_SECRET } from "./ingress-harness.js";
+import { openLiveSqliteStore } from "./live-sqlite-store.js";
 import { createTestPool, TEST_DATABASE_URL, uniqueSchema } from "./postgres.js";
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from "./redis.js";
 
@@ -126,9 +125,9 @@ export async function startMediaGateway(
       ...answering,
     });
     running = embedded;
-    await new Promise((resolve) => setImmediate(resolve));
-    const db = new Database(embedded.databasePath, { fileMustExist: true });
-    store = createSqliteMessageStore(db);
+    const live = await openLiveSqliteStore(embedded.databasePath);
+    const { db } = live;
+    store = live.store;
     cleanups.push(async () => {
       db.close();
       await embedded.close();
