@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from "prom-client";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 /** The LLM agent's Prometheus metrics. */
 export interface AgentMetrics {
@@ -11,6 +11,11 @@ export interface AgentMetrics {
   /** Tool calls the egress policy refused, by range (loopback, link_local, private, unspecified, metadata). */
   readonly toolEgressRefused: Counter<"tenant" | "tool" | "range">;
   readonly turnSeconds: Histogram<"tenant">;
+  /**
+   * Share of the tenant's daily token budget spent (0 to 1, above 1 past it), set when a turn checks
+   * the budget and after each LLM call; it keeps its value until the tenant's next agent turn.
+   */
+  readonly budgetUsed: Gauge<"tenant">;
 }
 
 export function createAgentMetrics(registry: Registry): AgentMetrics {
@@ -56,6 +61,12 @@ export function createAgentMetrics(registry: Registry): AgentMetrics {
       help: "Agent turn time, LLM calls and tools included",
       labelNames: ["tenant"],
       buckets: [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 15, 25, 60],
+      registers: [registry],
+    }),
+    budgetUsed: new Gauge({
+      name: "ss_agent_token_budget_used_ratio",
+      help: "Share of the tenant's daily LLM token budget spent today (UTC), as of its last agent turn",
+      labelNames: ["tenant"],
       registers: [registry],
     }),
   };

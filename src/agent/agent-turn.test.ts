@@ -1,7 +1,9 @@
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import type { TenantConfig } from "../config/index.js";
 import { unjournaledSteps } from "../conversation/index.js";
 import { createLogger } from "../observability/index.js";
+import { createAgentMetrics } from "./agent-metrics.js";
 import { resolveAgentSettings } from "./agent-settings.js";
 import { runAgentTurn, TOOL_OUTPUT_PER_TURN, type Toolbox } from "./agent-turn.js";
 import type { ChatMessage, LlmClient, LlmRequest } from "./ports.js";
@@ -80,5 +82,61 @@ describe("runAgentTurn: the turn's share of tool output", () => {
     expect(toolText[2]).toBe(" …[cut: this turn's tool output limit is reached]");
     const total = toolText.join("").replaceAll(/ …\[cut[^\]]*\]/g, "").length;
     expect(total).toBe(TOOL_OUTPUT_PER_TURN);
+  });
+});
+
+describe("runAgentTurn: the budget gauge", () => {
+  const answering: LlmClient = {
+    async complete() {
+      return {
+        content: "Done.",
+        toolCalls: [],
+        usage: { promptTokens: 50_000, completionTokens: 10_000 },
+        provider: "primary",
+        model: "stub",
+      };
+    },
+  };
+  const turnWith = async (spent: number) => {
+    const metrics = createAgentMetrics(new Registry());
+    const result = await runAgentTurn(
+      {
+        tenant,
+        settings: resolveAgentSettings(tenant),
+        conversationKey: "shop:1:2348012345678",
+        customerId: "2348012345678",
+        turnId: "turn-b",
+        steps: unjournaledSteps,
+        text: "hello",
+        history: [],
+        handoffText: "a human will answer",
+      },
+      {
+        llm: answering,
+        toolbox: () => chattyToolbox,
+        knowledge: () => ({ search: () => [] }) as never,
+        pending: {} as never,
+        budget: { spentToday: async () => spent, record: async () => {} },
+        logger: createLogger({ level: "silent" }),
+        deadlineMs: 5000,
+        maxToolSteps: 5,
+        metrics,
+      },
+    );
+    const gauge = await metrics.budgetUsed.get();
+    return { outcome: result.outcome, values: gauge.values.map(({ labels, value }) => ({ labels, value })) };
+  };
+
+  it("sets ss_agent_token_budget_used_ratio to the share spent after the turn's LLM calls", async () => {
+    // The default budget is 2,000,000 tokens: 1,800,000 spent before, 60,000 by this turn.
+    const { outcome, values } = await turnWith(1_800_000);
+    expect(outcome).toBe("answered");
+    expect(values).toEqual([{ labels: { tenant: "shop" }, value: 0.93 }]);
+  });
+
+  it("reads 1 or more once the budget is spent, and the turn gets the budget reply", async () => {
+    const { outcome, values } = await turnWith(2_000_000);
+    expect(outcome).toBe("budget");
+    expect(values).toEqual([{ labels: { tenant: "shop" }, value: 1 }]);
   });
 });

@@ -305,7 +305,11 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   };
 
   async function complete(offered: readonly ToolSpec[]): Promise<LlmCompletion | "budget"> {
-    if ((await deps.budget.spentToday(tenant.id)) >= settings.dailyTokenBudget) return "budget";
+    const spent = await deps.budget.spentToday(tenant.id);
+    const budgetUsed = (tokens: number) =>
+      deps.metrics?.budgetUsed.set({ tenant: tenant.id }, tokens / settings.dailyTokenBudget);
+    budgetUsed(spent);
+    if (spent >= settings.dailyTokenBudget) return "budget";
     const completion = await deps.llm.complete(
       { messages, tools: offered, ...(settings.model === undefined ? {} : { model: settings.model }) },
       deadline.signal,
@@ -313,7 +317,9 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     deps.metrics?.llmCalls.inc({ tenant: tenant.id, provider: completion.provider, result: "ok" });
     deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "prompt" }, completion.usage.promptTokens);
     deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "completion" }, completion.usage.completionTokens);
-    await deps.budget.record(tenant.id, completion.usage.promptTokens + completion.usage.completionTokens);
+    const used = completion.usage.promptTokens + completion.usage.completionTokens;
+    await deps.budget.record(tenant.id, used);
+    budgetUsed(spent + used);
     return completion;
   }
 
