@@ -1,0 +1,34 @@
+import { ScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1";
+import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
+import { Deployment } from "kubernetes-models/apps/v1";
+import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
+import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
+import { ConfigMap, Secret, Service } from "kubernetes-models/v1";
+import type { KubeObject } from "./kustomize.js";
+
+/** A kubernetes-models class: built from an object, `validate()` throws with what the schema refuses. */
+type Model = new (data: never) => { validate(): void };
+
+// The kinds deploy/kubernetes uses; a kind not listed here fails the test rather than going unchecked.
+const MODELS: ReadonlyMap<string, Model> = new Map<string, Model>([
+  ["v1/ConfigMap", ConfigMap],
+  ["v1/Secret", Secret],
+  ["v1/Service", Service],
+  ["apps/v1/Deployment", Deployment],
+  ["policy/v1/PodDisruptionBudget", PodDisruptionBudget],
+  ["autoscaling/v2/HorizontalPodAutoscaler", HorizontalPodAutoscaler],
+  ["keda.sh/v1alpha1/ScaledObject", ScaledObject],
+  ["monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor],
+]);
+
+/** What the Kubernetes (or the CRD's) schema says is wrong with `object`; empty when it validates. */
+export function validateKubernetesObject(object: KubeObject): string[] {
+  const model = MODELS.get(`${object.apiVersion}/${object.kind}`);
+  if (model === undefined) return [`no schema for ${object.apiVersion} ${object.kind}`];
+  try {
+    new model(object as never).validate();
+    return [];
+  } catch (error) {
+    return [(error as Error).message];
+  }
+}
