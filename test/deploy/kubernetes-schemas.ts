@@ -6,6 +6,12 @@ import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Secret, Service } from "kubernetes-models/v1";
 import type { KubeObject } from "./kustomize.js";
 
+// kubernetes-models 4.5.1 (Node 14+, unlike 5.x which asks for Node 22) ships ajv validators compiled from the
+// Kubernetes OpenAPI spec (fields up to 1.31: preStop sleep, image volumes), and its KEDA and Prometheus
+// Operator packages the same for their CRDs; nothing is fetched at test time. They check types, required
+// fields, enums and formats, not unknown fields: the behaviour tests read the fields that matter, so a
+// misspelled one fails there.
+
 /** A kubernetes-models class: built from an object, `validate()` throws with what the schema refuses. */
 type Model = new (data: never) => { validate(): void };
 

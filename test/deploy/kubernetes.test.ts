@@ -88,12 +88,12 @@ const looksSecret = (name: string) =>
   SECRET_ENV_NAMES.has(name) || /(SECRET|TOKEN|PASSWORD|API_KEY)$/.test(name);
 
 describe("kubectl", () => {
-  it("renders kustomizations (kustomize v4+; in CI it must be installed)", (context) => {
+  it("renders kustomizations (kustomize v5+; in CI it must be installed)", (context) => {
     if (!kubectl.found) {
       if (process.env.CI !== undefined) throw new Error(`CI is set but ${kubectl.reason}: see .ci/run`);
       context.skip(kubectl.reason);
     }
-    expect(kubectl.found && kubectl.kustomizeMajor).toBeGreaterThanOrEqual(4);
+    expect(kubectl.found && kubectl.kustomizeMajor).toBeGreaterThanOrEqual(5);
   });
 });
 

@@ -19,7 +19,7 @@ export type KubectlProbe =
   | { readonly found: true; readonly kustomizeMajor: number; readonly version: string }
   | { readonly found: false; readonly reason: string };
 
-/** Whether `kubectl kustomize` can render the overlays (kustomize v4 or later: components, labels, replicas). */
+/** Whether `kubectl kustomize` can render the overlays: kustomize v5 (kubectl 1.27+) for components and labels. */
 export function probeKubectl(): KubectlProbe {
   const run = spawnSync("kubectl", ["version", "--client"], { encoding: "utf8", timeout: 30_000 });
   if (run.error !== undefined || run.status !== 0) {
@@ -32,7 +32,8 @@ export function probeKubectl(): KubectlProbe {
   if (kustomize === null)
     return { found: false, reason: `kubectl embeds no kustomize: ${run.stdout.trim()}` };
   const major = Number(kustomize[1]);
-  if (major < 4) return { found: false, reason: `kubectl's kustomize v${major} is too old (v4 or later)` };
+  if (major < 5)
+    return { found: false, reason: `kubectl's kustomize v${major} is too old (v5: kubectl 1.27+)` };
   return { found: true, kustomizeMajor: major, version: run.stdout.trim().replace(/\s+/g, " ") };
 }
 
