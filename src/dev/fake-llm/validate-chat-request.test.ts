@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequest } from "./openai-error.js";
+import { refusal } from "./refusal.test-support.js";
 import { validateChatRequest } from "./validate-chat-request.js";
-
-function refusal(body: unknown): { message: string; param: string | null; code: string | null } {
-  try {
-    validateChatRequest(body);
-  } catch (error) {
-    if (error instanceof InvalidRequest)
-      return { message: error.message, param: error.param, code: error.code };
-    throw error;
-  }
-  throw new Error("the request was accepted");
-}
 
 const user = { role: "user", content: "hi" };
 const call = (id: string, name = "get_order_status") => ({

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { InvalidRequest } from "./openai-error.js";
+import { refusal } from "./refusal.test-support.js";
 import { validateChatRequest } from "./validate-chat-request.js";
 
 /** The PNG signature and a header chunk's start: enough for the fake's format check. */
@@ -9,17 +9,6 @@ const pngUrl = `data:image/png;base64,${png.toString("base64")}`;
 
 function withUser(content: unknown) {
   return { model: "m", messages: [{ role: "user", content }] };
-}
-
-function refusal(body: unknown) {
-  try {
-    validateChatRequest(body);
-  } catch (error) {
-    if (error instanceof InvalidRequest)
-      return { message: error.message, param: error.param, code: error.code };
-    throw error;
-  }
-  throw new Error("the request was accepted");
 }
 
 describe("content parts, as OpenAI checks them", () => {

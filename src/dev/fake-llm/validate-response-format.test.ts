@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequest } from "./openai-error.js";
+import { refusal } from "./refusal.test-support.js";
 import { validateChatRequest } from "./validate-chat-request.js";
 
 const strictSchema = {
@@ -24,17 +24,6 @@ const strictSchema = {
 
 function asking(responseFormat: unknown, text = "hi") {
   return { model: "m", messages: [{ role: "user", content: text }], response_format: responseFormat };
-}
-
-function refusal(body: unknown) {
-  try {
-    validateChatRequest(body);
-  } catch (error) {
-    if (error instanceof InvalidRequest)
-      return { message: error.message, param: error.param, code: error.code };
-    throw error;
-  }
-  throw new Error("the request was accepted");
 }
 
 describe("response_format, as OpenAI checks it", () => {
