@@ -187,9 +187,15 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     const input = { tenant, conversationKey: job.conversationKey, messages: readMessages, turnId, steps };
     // Mixed turns answer the fresh messages only: the fresh answer covers the replayed ones too. A
     // turn of nothing but media that could not be read gets the notice alone (or, within the hour of
-    // the last notice, nothing).
+    // the last notice, nothing). A turn of nothing but stale messages with a notice gets the notice
+    // alone too: it already speaks to the customer again, and an apology for the delay on top would
+    // be a second line for one old message.
+    const nothingToAnswer =
+      unstale.length > 0
+        ? fresh.length === 0
+        : notice !== undefined || answerableAfterReading(readMessages).length === 0;
     const answered: readonly TurnReply[] =
-      botAnswers !== "bot" || (unstale.length > 0 && fresh.length === 0)
+      botAnswers !== "bot" || nothingToAnswer
         ? []
         : await steps.once("replies", () =>
             fresh.length === 0

@@ -102,6 +102,30 @@ describe("pictures and documents that cannot be opened (embedded)", () => {
     });
   });
 
+  it("a captioned PDF that cannot be opened: fresh, the line and an answer to the caption; hours late, the line alone", async () => {
+    const gateway = await startMediaGateway(cleanups, {});
+    const corruptPdf = (timestamp: number) => {
+      const file = media(gateway, "document", invoice, "application/pdf", {
+        filename: "order.pdf",
+        caption: "my order",
+      });
+      gateway.fake.fake.setFaults({
+        mediaFaults: [{ mediaId: (file as { mediaId: string }).mediaId, corrupt: true }],
+      });
+      return { ...file, timestamp };
+    };
+    const now = Math.floor(Date.now() / 1000);
+    await gateway.post([corruptPdf(now)]);
+    await eventually(() => gateway.sent().length >= 2, 10_000);
+    expect(gateway.sent()).toEqual([expect.stringMatching(/file/), "heard: my order"]);
+
+    await gateway.post([corruptPdf(now - 3 * 3600)]);
+    await eventually(() => gateway.sent().length >= 3, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(gateway.sent().slice(2)).toEqual([expect.stringMatching(/file/)]);
+    expect(gateway.responder.turns).toHaveLength(1);
+  });
+
   it("a locked PDF is opened but not read: the agent is told so and answers, no notice", async () => {
     const { llm, gateway } = await startWithLlm({});
     const locked = media(gateway, "document", fixture("order-invoice-locked.pdf"), "application/pdf", {

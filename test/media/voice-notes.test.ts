@@ -102,6 +102,17 @@ describe("voice notes in a turn (embedded)", () => {
     expect(sent[1]).toBe("heard: hello?");
   });
 
+  it("a voice note that arrives hours late without speech to text: the please-type line alone, no apology on top", async () => {
+    const gateway = await start({});
+    const late = { ...voice(gateway, "en"), timestamp: Math.floor(Date.now() / 1000) - 3 * 3600 };
+    await gateway.post([late]);
+    await eventually(() => gateway.sent().length >= 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(gateway.sent()).toHaveLength(1);
+    expect(gateway.sent()[0]).toMatch(/voice notes/);
+    expect(gateway.responder.turns).toHaveLength(0);
+  });
+
   it("answers a voice note in kind when the tenant asks: the text, then the same as a voice note", async () => {
     const stt = await startStt({ transcripts });
     const gateway = await start(
