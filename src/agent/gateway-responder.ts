@@ -5,7 +5,7 @@ import type { Logger } from "../observability/index.js";
 import { createRouterMetrics, type IntentRouter } from "../router/index.js";
 import { createAgentMetrics } from "./agent-metrics.js";
 import { createAgentResponder } from "./agent-responder.js";
-import { resolveAgentSettings } from "./agent-settings.js";
+import { AgentSettingsError, resolveAgentSettings } from "./agent-settings.js";
 import type { Toolbox } from "./agent-turn.js";
 import { createKnowledgeBase, type KnowledgeBase } from "./knowledge.js";
 import { createOpenAiChatClient, withFallback } from "./openai-chat-client.js";
@@ -51,6 +51,15 @@ export function createGatewayResponder(config: AppConfig, deps: GatewayResponder
   for (const tenant of config.tenants) {
     toolboxes.set(tenant.id, toolboxOf(tenant));
     knowledge.set(tenant.id, createKnowledgeBase(resolveAgentSettings(tenant).knowledge));
+  }
+  // Without a model every agent call would fail into the fallback reply while the log said the agent was on.
+  if (deps.llm === undefined && config.llm !== undefined && config.llm.model === undefined) {
+    for (const tenant of config.tenants) {
+      if (resolveAgentSettings(tenant).model === undefined)
+        throw new AgentSettingsError(tenant.id, [
+          "llm.model: no model to ask (LLM_BASE_URL is set): set LLM_MODEL, or this tenant's llm.model",
+        ]);
+    }
   }
   const llm = deps.llm ?? llmFromConfig(config);
   if (llm === undefined)

@@ -94,6 +94,28 @@ describe.skipIf(skipWithoutRedis)("the worker's responder at start", () => {
     );
   });
 
+  it("refuses to start with an LLM but no model to ask, unless every tenant names its own", () => {
+    const tenant = {
+      id: "t",
+      appSecretEnv: "T_SECRET",
+      verifyTokenEnv: "T_VERIFY",
+      phoneNumberIds: ["106540352242922"],
+    };
+    const noModel = configWith({ LLM_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect(() => createGatewayResponder(noModel, deps(capture().logger, noModel.redis.prefix))).toThrow(
+      /LLM_MODEL/,
+    );
+    // The file's tenant alone (no WHATSAPP_* tenant beside it), with its own model.
+    const own = configWith(
+      { LLM_BASE_URL: "http://127.0.0.1:9/v1", WHATSAPP_APP_SECRET: "", WHATSAPP_VERIFY_TOKEN: "" },
+      [{ ...tenant, llm: { model: "tenant-model" } }],
+    );
+    expect(own.tenants.map((t) => t.id)).toEqual(["t"]);
+    const on = capture();
+    createGatewayResponder(own, deps(on.logger, own.redis.prefix));
+    expect(on.lines.join("")).toMatch(/LLM agent on/);
+  });
+
   it("takes a short lease by default (renewed while a turn runs), whatever the agent's deadline", () => {
     const config = configWith({ LLM_BASE_URL: "http://127.0.0.1:9/v1", AGENT_DEADLINE_MS: "60000" });
     expect(config.worker).toMatchObject({ lockMs: 6000, stalledIntervalMs: 3000, maxTurnAttempts: 5 });
