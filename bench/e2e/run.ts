@@ -8,7 +8,7 @@
  * the reply, from the unit's last message) and peak memory per process.
  *
  *   node dist/bench/e2e/run.js [--rate 200] [--duration 60] [--coalesce on|off|both] [--knee 200,400,800]
- *     [--mode redis|embedded]
+ *     [--mode redis|embedded] [--ingresses 1] [--workers 2]
  *
  * Needs `npm run build`; Redis at REDIS_URL (default redis://127.0.0.1:6379) unless --mode embedded,
  * which runs one `sharpsharp start` process on SQLite in a temporary SHARPSHARP_DATA_DIR instead.
@@ -37,8 +37,11 @@ const { values } = parseArgs({
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
     // "embedded": one `sharpsharp start` process on SQLite instead of an ingress and two workers on Redis.
     mode: { type: "string", default: "redis" },
-    // The gateway's webhook port (another bench may hold the default).
+    // The gateway's webhook port (another bench may hold the default); more ingresses take the next ports.
     port: { type: "string", default: "3021" },
+    // Redis mode: how many ingress and worker processes (the load goes round-robin over the ingresses).
+    ingresses: { type: "string", default: "1" },
+    workers: { type: "string", default: "2" },
   },
 });
 
@@ -94,21 +97,29 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
     ADMIN_PORT: "0",
   };
   const processes: SharpsharpProcess[] = [];
+  const ingressPorts = Array.from(
+    { length: embedded ? 1 : Number(values.ingresses) },
+    (_, n) => Number(values.port) + n,
+  );
   try {
     if (embedded) {
       processes.push(
         await startProcess("embedded", "start", { ...env, PORT: values.port }, "running embedded on"),
       );
     } else {
-      const ingress = await startProcess("ingress", "ingress", { ...env, PORT: values.port }, "listening on");
-      processes.push(ingress);
-      for (const n of [1, 2]) {
+      for (const [n, port] of ingressPorts.entries()) {
+        const name = ingressPorts.length === 1 ? "ingress" : `ingress${n + 1}`;
+        processes.push(await startProcess(name, "ingress", { ...env, PORT: String(port) }, "listening on"));
+      }
+      for (let n = 1; n <= Number(values.workers); n += 1) {
         processes.push(
           await startProcess(`worker${n}`, "worker", { ...env, PORT: "0" }, "sharpsharp worker running"),
         );
       }
     }
-    const pool = new Pool(`http://127.0.0.1:${values.port}`, { connections: 64, pipelining: 1 });
+    const pools = ingressPorts.map(
+      (port) => new Pool(`http://127.0.0.1:${port}`, { connections: 64, pipelining: 1 }),
+    );
     const units: Unit[] = [];
     let non200 = 0;
     let messagesSent = 0;
@@ -124,6 +135,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       });
       messagesSent += 1;
       unit.lastSentAt = Date.now();
+      const pool = pools[messagesSent % pools.length] as Pool;
       const request = pool
         .request({
           path: "/webhook",
@@ -225,7 +237,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
         }
       }
     }
-    await pool.close();
+    await Promise.all(pools.map((pool) => pool.close()));
     return {
       rate,
       coalesce,
