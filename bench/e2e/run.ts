@@ -27,6 +27,7 @@ import { createLogger } from "../../src/observability/index.js";
 import { buildTextWebhook } from "../ingress/webhook-body.js";
 import { deletePrefix } from "./delete-prefix.js";
 import { type SharpsharpProcess, startProcess } from "./processes.js";
+import { type RedisCostPerMessage, redisCostPerMessage, redisSnapshot } from "./redis-cost.js";
 
 const { values } = parseArgs({
   options: {
@@ -71,6 +72,8 @@ interface RunResult {
   readonly peakRssMiB: Record<string, number>;
   /** CPU time each process spent per message sent, from the first message to the last reply, ms; `gateway`: all of them. */
   readonly cpuMsPerMessage: Record<string, number>;
+  /** Redis mode: what each message cost the Redis server (the whole server: run nothing else beside). */
+  readonly redis?: RedisCostPerMessage;
 }
 
 async function runOnce(rate: number, durationSec: number, coalesce: boolean): Promise<RunResult> {
@@ -154,6 +157,8 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
     };
     // Every fourth unit is a 3-message burst; units go round-robin over the customers.
     const cpuAtStart = new Map(processes.map((p) => [p.name, p.cpuSeconds() ?? 0]));
+    const redisInfo = embedded ? undefined : new Redis(values.redis);
+    const redisBefore = redisInfo === undefined ? undefined : await redisSnapshot(redisInfo);
     const started = Date.now();
     const totalMessages = rate * durationSec;
     let scheduled = 0;
@@ -193,6 +198,11 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
     }
     cpuMsPerMessage.gateway =
       Math.round((gatewayCpuSeconds * 1000 * 1000) / Math.max(1, messagesSent)) / 1000;
+    const redisCost =
+      redisInfo === undefined || redisBefore === undefined
+        ? undefined
+        : redisCostPerMessage(redisBefore, await redisSnapshot(redisInfo), messagesSent);
+    redisInfo?.disconnect();
     const peakRssMiB: Record<string, number> = {};
     for (const p of processes) peakRssMiB[p.name] = Math.round(p.peakRssMiB() ?? 0);
     peakRssMiB.bench = Math.round(process.memoryUsage().rss / 1048576);
@@ -252,6 +262,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       max: histogram.maxValue,
       peakRssMiB,
       cpuMsPerMessage,
+      ...(redisCost === undefined ? {} : { redis: redisCost }),
     };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
@@ -272,6 +283,7 @@ function report(result: RunResult) {
       `${result.missing} missing, ${result.duplicates} duplicated; end to end p50 ${result.p50} ms, ` +
       `p99 ${result.p99} ms, max ${result.max} ms; gateway CPU ${result.cpuMsPerMessage.gateway} ms/message ` +
       `(${JSON.stringify(result.cpuMsPerMessage)}); peak RSS MiB ${JSON.stringify(result.peakRssMiB)}\n` +
+      (result.redis === undefined ? "" : `Redis per message: ${JSON.stringify(result.redis)}\n`) +
       `${JSON.stringify(result)}\n`,
   );
 }
