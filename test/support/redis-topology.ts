@@ -213,6 +213,11 @@ export interface SentinelTopology extends Topology {
   masterPort(): Promise<number>;
   /** SENTINEL FAILOVER, resolved once the replica is the master, as Sentinel and itself say. */
   failover(): Promise<number>;
+  /**
+   * Resolves once Sentinel has turned the old primary at `port` into a replica. Until then,
+   * clients still connected to it write there, and lose those writes when it resyncs.
+   */
+  demoted(port: number): Promise<void>;
 }
 
 /** A primary, its replica, and one sentinel (quorum 1) watching them as `mymaster`. */
@@ -277,6 +282,13 @@ export async function startSentinel(): Promise<SentinelTopology> {
           "the new master took the role",
         );
         return after;
+      },
+      async demoted(port) {
+        await until(
+          async () => (await redisCli(port, "info", "replication")).includes("role:slave"),
+          15_000,
+          `the old master ${port} demoted`,
+        );
       },
       stop: () => stopAll(processes),
     };

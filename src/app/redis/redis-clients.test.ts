@@ -39,6 +39,8 @@ describe("redisClientSpec", () => {
       enableTLSForSentinelMode: true,
       sentinelTLS: tls,
       maxRetriesPerRequest: null,
+      // Without it, writes after a switch go on to the old primary until Sentinel demotes it, and are lost.
+      failoverDetector: true,
     });
     expect(spec.options).not.toHaveProperty("sentinelUsername");
   });

@@ -69,6 +69,9 @@ export function redisClientSpec(server: RedisServerConfig, behaviour: RedisBehav
         ...(server.tls === undefined
           ? {}
           : { enableTLSForSentinelMode: true, sentinelTLS: tlsOptions(server.tls) }),
+        // Drop the connection as soon as a sentinel announces +switch-master: until Sentinel demotes the
+        // old primary it still takes writes, which the new primary never sees.
+        failoverDetector: true,
         retryStrategy: reconnectDelayMs,
         reconnectOnError: reconnectOnReadOnly(behaviour),
       },
