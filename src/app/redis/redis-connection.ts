@@ -95,9 +95,10 @@ export function requireRedisServer(config: AppConfig, role: string): RedisServer
  */
 export async function refuseEviction(redis: RedisClient, config: AppConfig, logger: Logger): Promise<void> {
   const policies = await Promise.all(primariesOf(redis).map(redisEvictionPolicy));
-  // A cluster's primaries answer alone: the first that may evict (or cannot tell) decides.
-  const unsafe = policies.findIndex((one) => one !== "noeviction");
-  const policy = policies.length === 0 ? undefined : unsafe === -1 ? "noeviction" : policies[unsafe];
+  // A cluster's primaries answer apart: one that may evict decides, then one that cannot tell.
+  const evicting = policies.find((one) => one !== undefined && one !== "noeviction");
+  const unknown = policies.length === 0 || policies.includes(undefined);
+  const policy = evicting ?? (unknown ? undefined : "noeviction");
   if (policy === undefined) {
     logger.warn("could not read Redis's maxmemory-policy; make sure it is noeviction");
     return;
