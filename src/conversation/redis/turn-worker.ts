@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../../observability/index.js";
 import type { JobHandler, JobOutcome, QueueJob, TurnJob } from "../../queue/index.js";
-import type { RedisClient } from "../../queue/redis/index.js";
-import { createRedisTurnClaims, type TurnSettlement } from "../../queue/redis/index.js";
+import { createRedisTurnClaims, type RedisClient, type TurnSettlement } from "../../queue/redis/index.js";
 import { tenantOfConversation } from "../../whatsapp/index.js";
 import { keepLeaseAlive } from "../lease-renewal.js";
 

@@ -1,7 +1,10 @@
 import type { Logger } from "../../observability/index.js";
 import type { EventJob, JobHandler } from "../../queue/index.js";
-import type { RedisClient } from "../../queue/redis/index.js";
-import { createEventStreamRunner, type EventStreamRunner } from "../../queue/redis/index.js";
+import {
+  createEventStreamRunner,
+  type EventStreamRunner,
+  type RedisClient,
+} from "../../queue/redis/index.js";
 
 /** Where the events worker runs. */
 export interface EventsWorkerDeps {

@@ -1,8 +1,7 @@
 import { Worker } from "bullmq";
 import type { Logger } from "../../observability/index.js";
 import { type JobHandler, type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
-import type { RedisClient } from "../../queue/redis/index.js";
-import { bullProcessor } from "../../queue/redis/index.js";
+import { bullProcessor, type RedisClient } from "../../queue/redis/index.js";
 
 /** Where the outbound worker runs. */
 export interface OutboundWorkerDeps {
