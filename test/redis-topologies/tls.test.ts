@@ -11,6 +11,7 @@ import { GRAPH_TOKEN, startFake } from "../support/fake-graph.js";
 import { uniquePrefix } from "../support/redis.js";
 import {
   makeTlsFiles,
+  opensslAvailable,
   type RedisProcess,
   redisServerHasTls,
   startRedisProcess,
@@ -20,7 +21,9 @@ import {
 import { textWebhook } from "../support/webhook-builder.js";
 
 const skipReason =
-  topologySkipReason ?? (redisServerHasTls ? undefined : "this redis-server was built without TLS");
+  topologySkipReason ??
+  (redisServerHasTls ? undefined : "this redis-server was built without TLS") ??
+  (opensslAvailable ? undefined : "the openssl CLI is not installed (Debian: apt-get install openssl)");
 const title = `Redis over TLS (rediss://, a CA and a client certificate made by openssl)${skipReason === undefined ? "" : ` (skipped: ${skipReason})`}`;
 
 describe.skipIf(skipReason !== undefined)(title, () => {

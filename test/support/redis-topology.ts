@@ -37,6 +37,13 @@ export const topologySkipReason: string | undefined = probe.available ? undefine
 /** Whether this redis-server was built with TLS (Debian's is). */
 export const redisServerHasTls = probe.tls;
 
+const openssl = spawnSync("openssl", ["version"], { encoding: "utf8" });
+if ((openssl.error !== undefined || openssl.status !== 0) && process.env.CI === "true") {
+  throw new Error("openssl is not installed, and CI=true requires it for the Redis TLS test");
+}
+/** Whether the openssl CLI is there to make the TLS test's certificates. */
+export const opensslAvailable = openssl.error === undefined && openssl.status === 0;
+
 async function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
