@@ -72,13 +72,22 @@ describe.skipIf(topologySkipReason !== undefined)(title, () => {
       await eventually(() => fake.fake.messages().length === 1, 10_000);
       expect(await redisCli(topology.primary.port, "exists", mark("wamid.sentinel.before"))).toBe("1");
 
+      const failoverAt = Date.now();
       const newMaster = await topology.failover();
+      const switchedAt = Date.now();
       expect(newMaster).toBe(topology.replica.port);
       // At once, before Sentinel demotes the old primary: the clients heard +switch-master and moved.
       const statuses = await deliver("wamid.sentinel.after", "2348090000012");
+      const acceptedAt = Date.now();
       expect(statuses.at(-1)).toBe(200);
       await eventually(() => fake.fake.messages().length === 2, 15_000);
+      const answeredAt = Date.now();
       await topology.demoted(topology.primary.port);
+      process.stdout.write(
+        `sentinel failover: switch ${switchedAt - failoverAt} ms after SENTINEL FAILOVER; the next message ` +
+          `accepted ${acceptedAt - switchedAt} ms later (answers ${statuses.join(",")}), answered after ` +
+          `${answeredAt - acceptedAt} ms; old primary demoted ${Date.now() - switchedAt} ms after the switch\n`,
+      );
       // Recorded on the promoted replica, where the dedupe mark of the first message had been replicated.
       expect(await redisCli(newMaster, "exists", mark("wamid.sentinel.after"))).toBe("1");
       expect(await redisCli(newMaster, "exists", mark("wamid.sentinel.before"))).toBe("1");
