@@ -35,14 +35,15 @@ import { resolveResponderSettings, runRouterCommand } from "./router/index.js";
 const USAGE = `Usage: sharpsharp <command>
 
 Commands:
-  ingress     Run the webhook ingress (HOST/PORT; needs REDIS_URL: without it, use start).
+  ingress     Run the webhook ingress (HOST/PORT; needs Redis: REDIS_URL, REDIS_SENTINELS
+              or REDIS_CLUSTER_NODES; without Redis, use start).
   worker      Run a worker: turns (first responder) and the outbound sender; /healthz and
               /readyz on HOST/PORT. Flags: --turn-concurrency N,
               --outbound-concurrency N (default 16 each).
               Every process that listens also serves /metrics and the detailed /readyz
               on ADMIN_HOST/ADMIN_PORT (127.0.0.1:9464).
   start       Run the whole gateway in one process: embedded on SQLite in
-              SHARPSHARP_DATA_DIR without REDIS_URL, on Redis with it. With no WhatsApp configuration
+              SHARPSHARP_DATA_DIR without Redis, on Redis with it. With no WhatsApp configuration
               (no WHATSAPP_* variables, no SHARPSHARP_CONFIG): a local demo against a fake
               Graph API and a fake LLM.
   simulate    Send a signed test message to the demo and print the reply

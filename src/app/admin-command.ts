@@ -50,7 +50,7 @@ async function withOperatorStore<T>(
       await pool.end();
     }
   }
-  if (config.redis.url !== undefined) {
+  if (config.redis.server !== undefined) {
     throw new StartupError("operators live in the message log: set DATABASE_URL (the workers' PostgreSQL)");
   }
   const db = openSqliteDatabase({ dataDir: config.dataDir });

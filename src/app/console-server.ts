@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import type { Redis } from "ioredis";
 import type { Registry } from "prom-client";
 import type { AppConfig } from "../config/index.js";
 import {
@@ -16,6 +15,7 @@ import { createRedisEventBus } from "../console/redis/index.js";
 import type { ConversationStateStore, TurnJournal } from "../conversation/index.js";
 import type { JobQueueSample, Logger } from "../observability/index.js";
 import type { OutboundQueue } from "../outbound/index.js";
+import type { RedisClient } from "../queue/redis/index.js";
 import { packageRoot } from "../router/index.js";
 import type { MessageStore } from "../store/index.js";
 
@@ -37,7 +37,7 @@ export interface ConsoleServerParts {
 }
 
 /** A Redis bus for announcing changes; a failed publish is logged at most once a minute (a console misses a live update, nothing else). */
-export function consoleEventPublisher(redis: Redis, prefix: string, logger: Logger): ConsoleEventBus {
+export function consoleEventPublisher(redis: RedisClient, prefix: string, logger: Logger): ConsoleEventBus {
   let lastWarnedAt = 0;
   return createRedisEventBus({
     redis,

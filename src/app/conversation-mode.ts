@@ -1,9 +1,9 @@
-import { Redis } from "ioredis";
 import type { AppConfig } from "../config/index.js";
 import { createSqliteConversationState } from "../conversation/embedded/index.js";
 import type { ConversationMode } from "../conversation/index.js";
 import { createRedisConversationState } from "../conversation/redis/index.js";
 import { openSqliteDatabase } from "../sqlite/index.js";
+import { openRedisClient } from "./redis/index.js";
 
 /** `sharpsharp conversation mode <key> [mode]`, parsed. */
 export interface ConversationModeCommand {
@@ -23,7 +23,7 @@ export async function runConversationModeCommand(
   command: ConversationModeCommand,
 ): Promise<ConversationMode> {
   const { conversationKey, mode } = command;
-  if (config.redis.url === undefined) {
+  if (config.redis.server === undefined) {
     const db = openSqliteDatabase({ dataDir: config.dataDir });
     try {
       const state = createSqliteConversationState({ db });
@@ -33,11 +33,11 @@ export async function runConversationModeCommand(
       db.close();
     }
   }
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  const redis = openRedisClient(config.redis.server, "command");
   redis.on("error", () => {});
   try {
     await redis.connect();
-    const state = createRedisConversationState({ redis, prefix: config.redis.prefix });
+    const state = createRedisConversationState({ redis, prefix: config.redis.keyPrefix });
     if (mode !== undefined) await state.setMode(conversationKey, mode);
     return await state.mode(conversationKey);
   } finally {

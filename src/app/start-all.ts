@@ -16,7 +16,7 @@ export async function startAll(
   config: AppConfig,
   options: StartEmbeddedOptions = {},
 ): Promise<{ readonly url: string; readonly adminUrl: string; close(): Promise<void> }> {
-  if (config.redis.url === undefined) return startEmbedded(config, options);
+  if (config.redis.server === undefined) return startEmbedded(config, options);
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const ingress = await startIngress(config, { logger });
   try {

@@ -25,7 +25,7 @@ export async function startConsole(
   options: { readonly logger?: Logger } = {},
 ): Promise<RunningConsole> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
-  if (config.redis.url === undefined) {
+  if (config.redis.server === undefined) {
     throw new StartupError(
       "sharpsharp console runs beside Redis-mode workers (REDIS_URL); in embedded mode `sharpsharp start` serves the console itself",
     );
@@ -40,7 +40,7 @@ export async function startConsole(
   opened.push(() => backend.close());
   try {
     const ports = backend.worker();
-    const events = consoleEventPublisher(backend.redis, config.redis.prefix, logger);
+    const events = consoleEventPublisher(backend.redis, config.redis.keyPrefix, logger);
     opened.push(() => events.close());
     const log = await openMessageLog(config, logger, undefined, events);
     if (log === undefined) throw new StartupError("the message log did not open");

@@ -71,11 +71,11 @@ export async function startIngress(
         url,
         adminUrl: admin.url,
         backend: backend.description,
-        prefix: config.redis.prefix,
+        prefix: config.redis.keyPrefix,
         tenants,
         configFile: config.configFile,
       },
-      `sharpsharp ingress listening on ${url} (queue: ${backend.description}, prefix "${config.redis.prefix}", ` +
+      `sharpsharp ingress listening on ${url} (queue: ${backend.description}, prefix "${config.redis.keyPrefix}", ` +
         `tenants: ${tenants.join(", ")}; ${describeAdmin(config, admin)})`,
     );
     return {

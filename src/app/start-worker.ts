@@ -54,7 +54,7 @@ export async function startWorker(
       logger,
       registry,
       // Live consoles (`sharpsharp console`) hear this worker's changes to the message log over Redis.
-      consoleEvents: consoleEventPublisher(backend.redis, config.redis.prefix, logger),
+      consoleEvents: consoleEventPublisher(backend.redis, config.redis.keyPrefix, logger),
       abandoned:
         "active jobs did not finish within the grace period; BullMQ will hand them to another worker",
     });
@@ -69,7 +69,7 @@ export async function startWorker(
       await app.listen({ host: config.server.host, port: config.server.port });
       listening = listeningUrl(config.server.host, app);
     }
-    const prefix = config.redis.prefix;
+    const prefix = config.redis.keyPrefix;
     const messageLog = pipeline.messageLog?.description;
     logger.info(
       {

@@ -54,8 +54,15 @@ export interface AppConfig {
     readonly ingressUrl: string | undefined;
   };
   readonly redis: {
-    readonly url: string | undefined;
+    /** Where Redis is (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES); undefined: embedded mode. */
+    readonly server: RedisServerConfig | undefined;
+    /** REDIS_PREFIX as given, for logs. */
     readonly prefix: string;
+    /**
+     * What every key and BullMQ queue starts with: REDIS_PREFIX, or `{REDIS_PREFIX}` with a cluster
+     * (or REDIS_KEY_HASH_TAG=on) so all keys share one hash slot.
+     */
+    readonly keyPrefix: string;
     /** Start even when Redis's maxmemory-policy may evict keys (REDIS_ALLOW_EVICTION=on); default false. */
     readonly allowEviction: boolean;
   };
@@ -104,6 +111,46 @@ export interface AppConfig {
   readonly tenants: readonly TenantConfig[];
   /** The tenants file that was read, if any. */
   readonly configFile: string | undefined;
+}
+
+/** One Redis server address. */
+export interface RedisNodeAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** PEM contents read from the REDIS_TLS_*_FILE files at start; absent: the system's CAs, no client certificate. */
+export interface RedisTlsConfig {
+  readonly ca?: string;
+  readonly cert?: string;
+  /** The client certificate's private key: a secret, never logged. */
+  readonly key?: string;
+}
+
+/** How to reach Redis: one primary by URL, a primary found through Sentinel, or a Cluster. */
+export type RedisServerConfig =
+  | {
+      readonly kind: "single";
+      /** REDIS_URL (credentials and database inside); a secret. */
+      readonly url: string;
+      /** Set for rediss:// URLs. */
+      readonly tls: RedisTlsConfig | undefined;
+    }
+  | (RedisCredentials & {
+      readonly kind: "sentinel";
+      readonly sentinels: readonly RedisNodeAddress[];
+      readonly masterName: string;
+      readonly sentinelUsername: string | undefined;
+      readonly sentinelPassword: string | undefined;
+    })
+  | (RedisCredentials & { readonly kind: "cluster"; readonly nodes: readonly RedisNodeAddress[] });
+
+/** The data nodes' login and TLS, for Sentinel and Cluster. */
+export interface RedisCredentials {
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  /** Set when REDIS_TLS=on (the same TLS is used towards the sentinels). */
+  readonly tls: RedisTlsConfig | undefined;
 }
 
 /** How the public listener bounds each client (INGRESS_* variables; defaults in env-schema.ts). */

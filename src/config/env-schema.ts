@@ -16,6 +16,19 @@ const httpUrl = z
   .string()
   .refine((value) => /^https?:\/\/[^\s]+$/.test(value), { error: "must be an http(s) URL" });
 
+// host:port, a bracketed IPv6 address, or a host alone (the port then defaults), comma-separated.
+const hostPortList = z
+  .string()
+  .refine(
+    (value) =>
+      value
+        .split(",")
+        .every((entry) => /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/.test(entry.trim())),
+    { error: "must be host:port entries separated by commas (for example 10.0.0.1:26379,10.0.0.2:26379)" },
+  );
+
+const onOff = z.enum(["on", "off"], { error: 'must be "on" or "off"' });
+
 const redisUrl = z
   .string()
   .refine((value) => /^rediss?:\/\/[^\s]*$/.test(value), { error: "must be a redis:// or rediss:// URL" });
@@ -39,6 +52,26 @@ export const envSchema = z.object({
     .regex(/^v\d+\.\d+$/, { error: 'must look like "v25.0"' })
     .default("v25.0"),
   REDIS_URL: redisUrl.optional(),
+  // Redis Sentinel: the sentinels to ask and the master group they watch (docs/operations.md, Redis topologies).
+  REDIS_SENTINELS: hostPortList.optional(),
+  REDIS_SENTINEL_MASTER: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,100}$/, { error: "must be the master group name the sentinels monitor" })
+    .optional(),
+  REDIS_SENTINEL_USERNAME: z.string().optional(),
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
+  // Redis Cluster: some of its nodes; the rest are discovered.
+  REDIS_CLUSTER_NODES: hostPortList.optional(),
+  // The data nodes' ACL user and password with REDIS_SENTINELS or REDIS_CLUSTER_NODES (REDIS_URL carries its own).
+  REDIS_USERNAME: z.string().optional(),
+  REDIS_PASSWORD: z.string().optional(),
+  // TLS with REDIS_SENTINELS or REDIS_CLUSTER_NODES (REDIS_URL says rediss:// instead); the files are PEM.
+  REDIS_TLS: onOff.optional(),
+  REDIS_TLS_CA_FILE: z.string().optional(),
+  REDIS_TLS_CERT_FILE: z.string().optional(),
+  REDIS_TLS_KEY_FILE: z.string().optional(),
+  // Wrap REDIS_PREFIX in braces ({ss}:…) so every key hashes to one Cluster slot; always on with a cluster.
+  REDIS_KEY_HASH_TAG: onOff.optional(),
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,40}$/, { error: "must be 1-40 letters, digits, '_', '.' or '-'" })
@@ -161,5 +194,7 @@ export const SECRET_ENV_NAMES: ReadonlySet<string> = new Set([
   "TTS_API_KEY",
   "DATABASE_URL",
   "REDIS_URL",
+  "REDIS_PASSWORD",
+  "REDIS_SENTINEL_PASSWORD",
   "ADMIN_TOKEN",
 ]);

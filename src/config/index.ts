@@ -2,6 +2,10 @@ export {
   type AppConfig,
   type CoalesceConfig,
   DEFAULT_TENANT_ID,
+  type RedisCredentials,
+  type RedisNodeAddress,
+  type RedisServerConfig,
+  type RedisTlsConfig,
   type ServerLimits,
   type TenantConfig,
 } from "./app-config.js";

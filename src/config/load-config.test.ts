@@ -34,7 +34,7 @@ describe("loadConfig", () => {
       idleTimeoutMs: 70_000,
       maxConnections: 8192,
     });
-    expect(config.redis).toEqual({ url: undefined, prefix: "ss", allowEviction: false });
+    expect(config.redis).toEqual({ server: undefined, prefix: "ss", keyPrefix: "ss", allowEviction: false });
     expect(config.graph).toEqual({ baseUrl: "https://graph.facebook.com", version: "v25.0" });
     expect(config.tenants[0]?.coalesce).toEqual({ windowMs: 800, maxMs: 3000 });
     expect(config.ingress.dedupeTtlSeconds).toBeGreaterThanOrEqual(7 * 24 * 3600);

@@ -4,6 +4,7 @@ import { deepFreeze } from "./deep-freeze.js";
 import { envSchema, type ParsedEnv } from "./env-schema.js";
 import { ConfigError } from "./errors.js";
 import { readTenantsFile } from "./read-tenants-file.js";
+import { redisConfigFrom } from "./redis-config.js";
 import { checkTenantEnvAccess } from "./tenant-env-access.js";
 import { FORBIDDEN_SECRET_KEYS, type TenantFileEntry, tenantsFileSchema } from "./tenants-file-schema.js";
 
@@ -226,6 +227,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       );
   checkCoalesce("COALESCE_MAX_MS", parsedEnv.COALESCE_WINDOW_MS, parsedEnv.COALESCE_MAX_MS, problems);
   checkAdmin(parsedEnv, env.ADMIN_TOKEN !== undefined, problems);
+  const redis = redisConfigFrom(parsedEnv, options.cwd, problems);
 
   const tenants: TenantConfig[] = [];
   const envTenant = tenantFromEnv(parsedEnv, problems);
@@ -285,11 +287,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       maxStreams: parsedEnv.CONSOLE_MAX_STREAMS,
       ingressUrl: parsedEnv.CONSOLE_INGRESS_URL?.replace(/\/+$/, ""),
     },
-    redis: {
-      url: parsedEnv.REDIS_URL,
-      prefix: parsedEnv.REDIS_PREFIX,
-      allowEviction: parsedEnv.REDIS_ALLOW_EVICTION === "on",
-    },
+    redis,
     databaseUrl: parsedEnv.DATABASE_URL,
     databaseSchema: parsedEnv.DATABASE_SCHEMA,
     dataDir: parsedEnv.SHARPSHARP_DATA_DIR,

@@ -1,17 +1,25 @@
-import type { AppConfig } from "./app-config.js";
+import type { AppConfig, RedisServerConfig } from "./app-config.js";
+
+function redisSecrets(server: RedisServerConfig | undefined): (string | undefined)[] {
+  if (server === undefined) return [];
+  if (server.kind === "single") return [urlPassword(server.url), server.tls?.key];
+  const ofSentinels = server.kind === "sentinel" ? [server.sentinelPassword] : [];
+  return [server.password, server.tls?.key, ...ofSentinels];
+}
+
+function urlPassword(url: string | undefined): string | undefined {
+  if (url === undefined || !URL.canParse(url)) return undefined;
+  const { password } = new URL(url);
+  return password === "" ? undefined : decodeURIComponent(password);
+}
 
 /**
  * Every secret value the configuration holds, for the logger to redact
  * wherever one appears: the tenants' app secrets, verify and Graph tokens and
- * `{ env }` secrets, the LLM, STT and TTS keys, ADMIN_TOKEN and the passwords in
- * REDIS_URL and DATABASE_URL.
+ * `{ env }` secrets, the LLM, STT and TTS keys, ADMIN_TOKEN, the passwords in
+ * REDIS_URL and DATABASE_URL, REDIS_PASSWORD, REDIS_SENTINEL_PASSWORD and the Redis TLS key.
  */
 export function secretValuesOf(config: AppConfig): string[] {
-  const urlPassword = (url: string | undefined): string | undefined => {
-    if (url === undefined || !URL.canParse(url)) return undefined;
-    const { password } = new URL(url);
-    return password === "" ? undefined : decodeURIComponent(password);
-  };
   const values = [
     ...config.tenants.flatMap((tenant) => [
       tenant.appSecret,
@@ -25,7 +33,7 @@ export function secretValuesOf(config: AppConfig): string[] {
     config.stt?.fallback?.apiKey,
     config.tts?.apiKey,
     config.admin.token,
-    urlPassword(config.redis.url),
+    ...redisSecrets(config.redis.server),
     urlPassword(config.databaseUrl),
   ];
   return [...new Set(values.filter((value): value is string => value !== undefined && value !== ""))];

@@ -13,6 +13,8 @@ const WHATSAPP_SETUP_NAMES = [
   "SHARPSHARP_CONFIG",
   // A shared queue or database means production: a demo there could take real jobs off its queues.
   "REDIS_URL",
+  "REDIS_SENTINELS",
+  "REDIS_CLUSTER_NODES",
   "DATABASE_URL",
 ] as const;
 

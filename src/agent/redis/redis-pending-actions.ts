@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { PendingAction, PendingActionStore } from "../ports.js";
 
 /**
@@ -20,7 +20,7 @@ if action.claimedBy == ARGV[1] then return {"claimed", raw} end
 return {"already", raw}
 `;
 
-export function createRedisPendingActions(redis: Redis, prefix: string): PendingActionStore {
+export function createRedisPendingActions(redis: RedisClient, prefix: string): PendingActionStore {
   const key = (conversationKey: string, id: string) => `${prefix}:pending:${conversationKey}:${id}`;
   return {
     async create(conversationKey, action, ttlMs) {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { TenantSlots } from "../ports.js";
 
 /**
@@ -35,7 +35,7 @@ redis.call("PEXPIRE", KEYS[1], tonumber(ARGV[1]))
 return 1
 `;
 
-export function createRedisTenantSlots(redis: Redis, prefix: string, leaseMs: number): TenantSlots {
+export function createRedisTenantSlots(redis: RedisClient, prefix: string, leaseMs: number): TenantSlots {
   const key = (tenantId: string) => `${prefix}:agentslots:${tenantId}`;
   return {
     leaseMs,

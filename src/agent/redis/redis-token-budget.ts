@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { TokenBudget } from "../ports.js";
 
 function today(now: number): string {
@@ -7,7 +7,7 @@ function today(now: number): string {
 
 /** `{p}:tokens:{tenant}:{YYYY-MM-DD}`, INCRBY, kept two days. */
 export function createRedisTokenBudget(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   now: () => number = Date.now,
 ): TokenBudget {

@@ -1,6 +1,5 @@
-import { Redis } from "ioredis";
 import { createRedisAgentStores } from "../../agent/redis/index.js";
-import type { AppConfig } from "../../config/index.js";
+import type { AppConfig, RedisServerConfig } from "../../config/index.js";
 import {
   createRedisConversationLock,
   createRedisConversationState,
@@ -19,10 +18,11 @@ import {
 import {
   createRedisQueues,
   createRedisTurnClaims,
+  type RedisClient,
   type RedisQueues,
   sampleJobQueues,
 } from "../../queue/redis/index.js";
-import { closeRedis, connectRedis, requireRedisUrl } from "../redis/index.js";
+import { closeRedis, connectRedis, openRedisClient, requireRedisServer } from "../redis/index.js";
 import type { Backend, JobHandlers, JobRunOptions, WorkerPorts } from "./backend.js";
 import { throughputOf } from "./throughput.js";
 
@@ -35,7 +35,7 @@ export interface RedisBackendOptions {
 /** The Redis bundle, plus what only Redis mode has. */
 export interface RedisBackend extends Backend {
   /** The fail-fast client of the inbound queues (the persistence check reads it). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
 }
 
 /**
@@ -47,10 +47,10 @@ export interface RedisBackend extends Backend {
  */
 export function createRedisBackend(config: AppConfig, options: RedisBackendOptions): RedisBackend {
   const { logger } = options;
-  const url = requireRedisUrl(config, options.role);
-  const { redis, backend } = connectRedis(url, logger);
+  const server = requireRedisServer(config, options.role);
+  const { redis, backend } = connectRedis(server, logger);
   const description = `redis ${backend}`;
-  const prefix = config.redis.prefix;
+  const prefix = config.redis.keyPrefix;
   const queues: RedisQueues = createRedisQueues({
     redis,
     prefix,
@@ -61,7 +61,7 @@ export function createRedisBackend(config: AppConfig, options: RedisBackendOptio
   });
   let opened: { readonly ports: WorkerPorts; close(): Promise<void> } | undefined;
   const worker = () => {
-    opened ??= openWorkerSide(config, logger, queues, url);
+    opened ??= openWorkerSide(config, logger, queues, server);
     return opened.ports;
   };
   return {
@@ -77,10 +77,10 @@ export function createRedisBackend(config: AppConfig, options: RedisBackendOptio
   };
 }
 
-function openWorkerSide(config: AppConfig, logger: Logger, queues: RedisQueues, url: string) {
-  const prefix = config.redis.prefix;
+function openWorkerSide(config: AppConfig, logger: Logger, queues: RedisQueues, server: RedisServerConfig) {
+  const prefix = config.redis.keyPrefix;
   // BullMQ workers need a client that waits out reconnects instead of failing commands.
-  const bull = new Redis(url, { maxRetriesPerRequest: null });
+  const bull = openRedisClient(server, "patient");
   bull.on("error", () => {});
   const outboundQueue = createRedisOutboundQueue({
     redis: bull,

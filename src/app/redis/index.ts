@@ -1,7 +1,13 @@
 export {
+  describeRedisServer,
+  openRedisClient,
+  type RedisClientSpec,
+  redisClientSpec,
+} from "./redis-clients.js";
+export {
   closeRedis,
   connectRedis,
   refuseEviction,
-  requireRedisUrl,
+  requireRedisServer,
   warnIfVolatile,
 } from "./redis-connection.js";

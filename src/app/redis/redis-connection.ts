@@ -1,26 +1,35 @@
-import type { Redis } from "ioredis";
-import type { AppConfig } from "../../config/index.js";
+import type { AppConfig, RedisServerConfig } from "../../config/index.js";
 import type { Logger } from "../../observability/index.js";
 import {
   checkRedisPersistence,
-  createFailFastRedis,
-  describeRedisUrl,
   MINIMUM_REDIS_VERSION,
+  type PersistenceVerdict,
+  primariesOf,
+  type RedisClient,
   redisEvictionPolicy,
   redisTooOld,
 } from "../../queue/redis/index.js";
 import { StartupError } from "../errors.js";
+import { describeRedisServer, openRedisClient } from "./redis-clients.js";
 
-/** Warns once Redis answers if it keeps nothing on disk or is too old. */
-export function warnIfVolatile(redis: Redis, logger: Logger): void {
+/** The least safe answer of several primaries (a cluster's): volatile, then unknown, then persistent. */
+function worstVerdict(verdicts: readonly PersistenceVerdict[]): PersistenceVerdict {
+  if (verdicts.includes("volatile")) return "volatile";
+  return verdicts.includes("unknown") || verdicts.length === 0 ? "unknown" : "persistent";
+}
+
+/** Warns once Redis answers if it keeps nothing on disk or is too old (each primary of a cluster). */
+export function warnIfVolatile(redis: RedisClient, logger: Logger): void {
   const check = async () => {
-    const old = await redisTooOld(redis);
-    if (old !== undefined) {
+    const primaries = primariesOf(redis);
+    for (const old of await Promise.all(primaries.map(redisTooOld))) {
+      if (old === undefined) continue;
       logger.error(
         `Redis ${old} is older than ${MINIMUM_REDIS_VERSION}, which sharpsharp needs: upgrade Redis`,
       );
+      break;
     }
-    const verdict = await checkRedisPersistence(redis);
+    const verdict = worstVerdict(await Promise.all(primaries.map(checkRedisPersistence)));
     if (verdict === "volatile") {
       logger.warn(
         "REDIS KEEPS NOTHING ON DISK (no AOF, no RDB): acknowledged messages waiting in Redis are lost if it restarts. " +
@@ -40,9 +49,12 @@ export function warnIfVolatile(redis: Redis, logger: Logger): void {
 }
 
 /** A fail-fast Redis client that logs each distinct connection error once. */
-export function connectRedis(url: string, logger: Logger): { redis: Redis; backend: string } {
-  const backend = describeRedisUrl(url);
-  const redis = createFailFastRedis(url);
+export function connectRedis(
+  server: RedisServerConfig,
+  logger: Logger,
+): { redis: RedisClient; backend: string } {
+  const backend = describeRedisServer(server);
+  const redis = openRedisClient(server, "failFast");
   let lastRedisError = "";
   redis.on("error", (error: Error) => {
     // ioredis repeats the same error on every reconnect attempt; log each distinct one.
@@ -57,22 +69,23 @@ export function connectRedis(url: string, logger: Logger): { redis: Redis; backe
 }
 
 /** QUIT politely, but never let a dead connection hold shutdown for more than a second. */
-export async function closeRedis(redis: Redis): Promise<void> {
+export async function closeRedis(redis: RedisClient): Promise<void> {
   const quit = redis.quit().catch(() => undefined);
   await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   redis.disconnect();
 }
 
-/** REDIS_URL, or a StartupError saying how to set it. */
-export function requireRedisUrl(config: AppConfig, role: string): string {
-  if (config.redis.url === undefined) {
+/** Where Redis is (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES), or a StartupError saying how to set it. */
+export function requireRedisServer(config: AppConfig, role: string): RedisServerConfig {
+  if (config.redis.server === undefined) {
     throw new StartupError(
       `REDIS_URL is not set, so sharpsharp runs embedded: one process owns the SQLite file in SHARPSHARP_DATA_DIR, ` +
         `and a separate ${role} cannot share it. Run \`sharpsharp start\` (npm start) for the whole gateway in one process, ` +
-        "or set REDIS_URL (for example redis://127.0.0.1:6379) to run ingress and workers as separate processes.",
+        "or set REDIS_URL (for example redis://127.0.0.1:6379; or REDIS_SENTINELS, or REDIS_CLUSTER_NODES) " +
+        "to run ingress and workers as separate processes.",
     );
   }
-  return config.redis.url;
+  return config.redis.server;
 }
 
 /**
@@ -80,8 +93,12 @@ export function requireRedisUrl(config: AppConfig, role: string): string {
  * noeviction): under memory pressure it would delete queued messages and
  * dedupe marks silently. REDIS_ALLOW_EVICTION=on starts anyway, loudly.
  */
-export async function refuseEviction(redis: Redis, config: AppConfig, logger: Logger): Promise<void> {
-  const policy = await redisEvictionPolicy(redis);
+export async function refuseEviction(redis: RedisClient, config: AppConfig, logger: Logger): Promise<void> {
+  const policies = await Promise.all(primariesOf(redis).map(redisEvictionPolicy));
+  // A cluster's primaries answer apart: one that may evict decides, then one that cannot tell.
+  const evicting = policies.find((one) => one !== undefined && one !== "noeviction");
+  const unknown = policies.length === 0 || policies.includes(undefined);
+  const policy = evicting ?? (unknown ? undefined : "noeviction");
   if (policy === undefined) {
     logger.warn("could not read Redis's maxmemory-policy; make sure it is noeviction");
     return;

@@ -1,9 +1,9 @@
-import type { Redis } from "ioredis";
+import { duplicatePatient, type RedisClient } from "../../queue/redis/index.js";
 import type { ConsoleEvent, ConsoleEventBus, ConsoleEventListener } from "../ports.js";
 
 export interface RedisEventBusDeps {
   /** Publishes on it; also duplicated for the subscriber connection, opened on first subscribe. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** Told when a publish fails (Redis down): the console misses a live update, nothing else. */
   readonly onPublishError?: (error: unknown) => void;
@@ -17,7 +17,7 @@ export interface RedisEventBusDeps {
 export function createRedisEventBus(deps: RedisEventBusDeps): ConsoleEventBus {
   const channel = `${deps.prefix}:console:events`;
   const listeners = new Set<ConsoleEventListener>();
-  let subscriber: Redis | undefined;
+  let subscriber: RedisClient | undefined;
   let subscribed: Promise<unknown> | undefined;
 
   const deliver = (_channel: string, text: string) => {
@@ -46,11 +46,7 @@ export function createRedisEventBus(deps: RedisEventBusDeps): ConsoleEventBus {
       if (subscriber === undefined) {
         // Its own connection (a subscribed one serves nothing else), which waits out reconnects:
         // the publisher's may be fail-fast, and ioredis subscribes again after each reconnect.
-        subscriber = deps.redis.duplicate({
-          enableOfflineQueue: true,
-          maxRetriesPerRequest: null,
-          lazyConnect: false,
-        });
+        subscriber = duplicatePatient(deps.redis);
         subscriber.on("error", () => {});
         subscriber.on("message", deliver);
       }

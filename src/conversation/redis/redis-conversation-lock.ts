@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { ConversationLock } from "../ports.js";
 
 /**
@@ -28,7 +28,7 @@ return 0
 
 export interface RedisConversationLockOptions {
   /** Owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** Lease length without renewal, ms. Default 6,000. */
   readonly ttlMs?: number;

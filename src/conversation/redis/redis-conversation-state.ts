@@ -1,8 +1,8 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { ConversationMode, ConversationStateStore, HistoryEntry } from "../ports.js";
 
 export interface RedisConversationStateOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** Entries kept per conversation; default 50. */
   readonly maxEntries?: number;

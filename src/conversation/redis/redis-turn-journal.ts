@@ -1,9 +1,9 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { JournaledTurn, ResumedTurn, SetAsideTurn, TurnJournal } from "../ports.js";
 
 export interface RedisTurnJournalOptions {
   /** Owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** A begun turn is forgotten this long after its last write, ms; default 7 days. */
   readonly ttlMs?: number;

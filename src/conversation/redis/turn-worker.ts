@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import type { Logger } from "../../observability/index.js";
 import type { JobHandler, JobOutcome, QueueJob, TurnJob } from "../../queue/index.js";
-import { createRedisTurnClaims, type TurnSettlement } from "../../queue/redis/index.js";
+import { createRedisTurnClaims, type RedisClient, type TurnSettlement } from "../../queue/redis/index.js";
 import { tenantOfConversation } from "../../whatsapp/index.js";
 import { keepLeaseAlive } from "../lease-renewal.js";
 
 /** Where the turn worker runs. */
 export interface TurnWorkerDeps {
   /** A client that waits out reconnects (`maxRetriesPerRequest: null`); owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** REDIS_PREFIX: the same as the ingress's, so the worker sees its ready set. */
   readonly prefix: string;
   readonly logger: Logger;

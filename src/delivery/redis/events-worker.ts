@@ -1,12 +1,15 @@
-import type { Redis } from "ioredis";
 import type { Logger } from "../../observability/index.js";
 import type { EventJob, JobHandler } from "../../queue/index.js";
-import { createEventStreamRunner, type EventStreamRunner } from "../../queue/redis/index.js";
+import {
+  createEventStreamRunner,
+  type EventStreamRunner,
+  type RedisClient,
+} from "../../queue/redis/index.js";
 
 /** Where the events worker runs. */
 export interface EventsWorkerDeps {
   /** A client that waits out reconnects (`maxRetriesPerRequest: null`); owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** REDIS_PREFIX. */
   readonly prefix: string;
   readonly logger: Logger;

@@ -1,12 +1,12 @@
-import type { Redis } from "ioredis";
 import type { SentMessage } from "../../outbound/index.js";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { DeliveryRecord, DeliveryStatusStore } from "../ports.js";
 import { isDeliveryStatus, SEEN_RANK, STATUS_RANK } from "../status-rank.js";
 import { APPLY_STATUS_LUA } from "./apply-status-script.js";
 
 export interface RedisDeliveryStatusStoreOptions {
   /** Owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** REDIS_PREFIX. */
   readonly prefix: string;
   /** How long a message's record lives after its last write, seconds; default 2,592,000 (30 days, Meta's message TTL). */

@@ -1,13 +1,12 @@
 import { Worker } from "bullmq";
-import type { Redis } from "ioredis";
 import type { Logger } from "../../observability/index.js";
 import { type JobHandler, type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
-import { bullProcessor } from "../../queue/redis/index.js";
+import { bullProcessor, type RedisClient } from "../../queue/redis/index.js";
 
 /** Where the outbound worker runs. */
 export interface OutboundWorkerDeps {
   /** A client for BullMQ (`maxRetriesPerRequest: null`); owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** REDIS_PREFIX. */
   readonly prefix: string;
   readonly logger: Logger;

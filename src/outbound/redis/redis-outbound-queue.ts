@@ -1,6 +1,6 @@
 import { type JobsOptions, Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { JOB_NAMES, type OutboundJob, type OutboundReply, QUEUE_NAMES } from "../../queue/index.js";
+import type { RedisClient } from "../../queue/redis/index.js";
 import { outboundJobId } from "../outbound-job-id.js";
 import { assignSendOrder, checkOutboundReply } from "../outbound-sequence.js";
 import type { OutboundQueue } from "../ports.js";
@@ -8,7 +8,7 @@ import { createRedisSendOrder } from "./redis-send-order.js";
 
 export interface RedisOutboundQueueOptions {
   /** Owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /**
    * How long a sent reply's job is kept, seconds (default 86,400 = 24 h).

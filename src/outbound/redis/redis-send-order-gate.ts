@@ -1,13 +1,13 @@
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import type { Logger } from "../../observability/index.js";
 import { type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
+import type { RedisClient } from "../../queue/redis/index.js";
 import { createSendOrderGate, type OutboundJobState, type SendOrderGate } from "../send-order-gate.js";
 import { createRedisSendOrder } from "./redis-send-order.js";
 
 export interface RedisSendOrderGateOptions {
   /** A client for BullMQ (`maxRetriesPerRequest: null`); owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** REDIS_PREFIX. */
   readonly prefix: string;
   readonly logger: Logger;

@@ -1,11 +1,11 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { SendOrder, SendOrderCursor } from "../ports.js";
 import { createOutboundKeys } from "./outbound-keys.js";
 import { ASSIGN_SEND_ORDER_LUA, FINISH_SEND_ORDER_LUA, PEEK_SEND_ORDER_LUA } from "./send-order-script.js";
 
 export interface RedisSendOrderOptions {
   /** Owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** A conversation's order is forgotten after this long without a reply, seconds; default 7 days. */
   readonly ttlSeconds?: number;

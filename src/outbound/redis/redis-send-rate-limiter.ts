@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { SendRateLimiter } from "../ports.js";
 import {
   type GcraLimits,
@@ -11,7 +11,7 @@ import { RESERVE_SEND_SLOT_LUA } from "./rate-limit-script.js";
 export type { PairLimit } from "../send-rate-limits.js";
 
 export interface RedisSendRateLimiterOptions extends SendRateLimitOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
 }
 

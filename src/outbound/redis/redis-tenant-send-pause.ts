@@ -1,10 +1,10 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../queue/redis/index.js";
 import type { TenantSendPause } from "../ports.js";
 import { createOutboundKeys } from "./outbound-keys.js";
 
 /** The Redis adapter of TenantSendPause: a key per paused tenant that expires when the pause ends. */
 export function createRedisTenantSendPause(options: {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
 }): TenantSendPause {
   const keys = createOutboundKeys(options.prefix);

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Redis } from "ioredis";
 import type { InboundEvent } from "../../whatsapp/index.js";
 import type { JobHandler } from "../job-outcome.js";
 import type { QueueJob } from "../ports.js";
@@ -11,6 +10,7 @@ import {
   PROMOTE_DUE_EVENTS_LUA,
   TAKE_OVER_EVENTS_LUA,
 } from "./event-scripts.js";
+import type { RedisClient } from "./redis-client.js";
 import {
   EVENTS_GROUP,
   type EventStreamEntry,
@@ -21,7 +21,7 @@ import {
 
 export interface EventStreamRunnerOptions {
   /** A client that waits out reconnects (`maxRetriesPerRequest: null`); owned by the caller. Duplicated for the blocking reads. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** Events in flight in this process; default 16. */
   readonly concurrency?: number;

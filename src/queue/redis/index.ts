@@ -12,7 +12,15 @@ export {
   redisEvictionPolicy,
   redisTooOld,
 } from "./persistence-check.js";
-export { createFailFastRedis, describeRedisUrl, type RedisConnectionOptions } from "./redis-connection.js";
+export { duplicatePatient, isCluster, primariesOf, type RedisClient } from "./redis-client.js";
+export {
+  connectionOptionsFor,
+  createFailFastRedis,
+  describeRedisUrl,
+  type RedisBehaviour,
+  type RedisConnectionOptions,
+  reconnectDelayMs,
+} from "./redis-connection.js";
 export {
   createRedisEventStream,
   EVENTS_GROUP,

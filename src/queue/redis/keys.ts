@@ -16,8 +16,11 @@
  *   {p}:state:{conversationKey}  hash  mode, priorityUntil (written by the conversation state store)
  *   {p}:events:stream, …         the events stream and its retry set, dead letters and marks (redis-event-stream.ts)
  *
- * One Redis primary (with replicas/Sentinel) holds them all; Redis Cluster is
- * not supported because one script touches several conversations at once.
+ * One Redis primary (with replicas/Sentinel) holds them all. On a Redis
+ * Cluster the prefix is hash-tagged (`{ss}`, see config/redis-config.ts), so
+ * every key, BullMQ's included, hashes to one slot: the scripts touch several
+ * conversations and the shared turn sets at once, and declare only some of
+ * the keys they touch. A cluster then gives failover, not sharding.
  */
 export function createKeys(prefix: string) {
   return {

@@ -1,7 +1,7 @@
-import type { Redis } from "ioredis";
 import type { InboundEvent } from "../../whatsapp/index.js";
 import { QUEUE_NAMES } from "../job-names.js";
 import { EVENT_DEPTH_LUA, RECORD_EVENTS_LUA } from "./event-scripts.js";
+import type { RedisClient } from "./redis-client.js";
 import type { JobQueueDepth } from "./sample-job-queues.js";
 
 /**
@@ -53,7 +53,7 @@ export interface RedisEventStream {
 }
 
 export interface RedisEventStreamOptions {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** How long event ids are remembered, seconds. */
   readonly dedupeTtlSeconds: number;

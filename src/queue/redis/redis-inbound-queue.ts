@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
 import { tenantOfConversation } from "../../whatsapp/index.js";
 import { QueueUnavailableError } from "../errors.js";
@@ -15,13 +14,14 @@ import type {
 import { RECORD_EVENTS_LUA } from "./event-scripts.js";
 import { createGroupCommitter } from "./group-commit.js";
 import { createKeys } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
 import { createRedisEventStream, type RedisEventStream } from "./redis-event-stream.js";
 import { TURN_FAIRNESS_WINDOW_MS } from "./redis-turn-claims.js";
 import { COMPLETE_MESSAGES_LUA, RECORD_MESSAGES_LUA } from "./scripts.js";
 
 export interface RedisQueuesOptions {
   /** A fail-fast client (see createFailFastRedis); owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** How long message ids and event ids are remembered, seconds (≥ 7 days in production). */
   readonly dedupeTtlSeconds: number;

@@ -1,5 +1,5 @@
-import type { Redis } from "ioredis";
 import { createKeys } from "./keys.js";
+import type { RedisClient } from "./redis-client.js";
 import type { JobQueueDepth } from "./sample-job-queues.js";
 import {
   CLAIM_TURNS_LUA,
@@ -13,7 +13,7 @@ export const TURN_FAIRNESS_WINDOW_MS = 10_000;
 
 export interface RedisTurnClaimsOptions {
   /** A client that waits out reconnects (`maxRetriesPerRequest: null`); owned by the caller. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   /** How long a claim holds without renewal, ms; a dead worker's turn is taken over after it. */
   readonly leaseMs: number;

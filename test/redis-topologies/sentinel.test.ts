@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAll } from "../../src/app/index.js";
+import { loadConfig } from "../../src/config/index.js";
+import { signatureFor } from "../../src/ingress/index.js";
+import { createLogger } from "../../src/observability/index.js";
+import { eventually } from "../support/eventually.js";
+import { GRAPH_TOKEN, startFake } from "../support/fake-graph.js";
+import { uniquePrefix } from "../support/redis.js";
+import {
+  redisCli,
+  SENTINEL_MASTER,
+  type SentinelTopology,
+  startSentinel,
+  topologySkipReason,
+} from "../support/redis-topology.js";
+import { textWebhook } from "../support/webhook-builder.js";
+
+const title = `Redis Sentinel: a primary, a replica and a sentinel${topologySkipReason === undefined ? "" : ` (skipped: ${topologySkipReason})`}`;
+
+describe.skipIf(topologySkipReason !== undefined)(title, () => {
+  let topology: SentinelTopology;
+  beforeAll(async () => {
+    topology = await startSentinel();
+  }, 30_000);
+  afterAll(async () => {
+    await topology?.stop();
+  });
+
+  it("finds the primary through Sentinel, answers a message, and after a failover answers the next", async () => {
+    const fake = await startFake();
+    const prefix = uniquePrefix("sentinel");
+    const config = loadConfig({
+      env: {
+        WHATSAPP_APP_SECRET: "s",
+        WHATSAPP_VERIFY_TOKEN: "v",
+        WHATSAPP_TOKEN: GRAPH_TOKEN,
+        GRAPH_API_BASE_URL: fake.url,
+        REDIS_SENTINELS: `127.0.0.1:${topology.sentinel.port}`,
+        REDIS_SENTINEL_MASTER: SENTINEL_MASTER,
+        REDIS_PREFIX: prefix,
+        HOST: "127.0.0.1",
+        PORT: "0",
+        ADMIN_PORT: "0",
+        COALESCE_WINDOW_MS: "0",
+        COALESCE_MAX_MS: "0",
+      },
+      cwd: process.cwd(),
+    });
+    const running = await startAll(config, { logger: createLogger({ level: "silent" }) });
+    /** Posts like Meta: a non-200 answer (503 while Redis changes hands) is sent again until accepted. */
+    const deliver = async (wamid: string, from: string) => {
+      const body = textWebhook([[{ wamid, from, timestamp: Math.floor(Date.now() / 1000), text: "hello" }]]);
+      const statuses: number[] = [];
+      await eventually(
+        async () => {
+          const response = await fetch(`${running.url}/webhook`, {
+            method: "POST",
+            body,
+            headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, "s") },
+          });
+          statuses.push(response.status);
+          return response.status === 200;
+        },
+        15_000,
+        200,
+      );
+      return statuses;
+    };
+    const mark = (wamid: string) => `${prefix}:wamid:default:${wamid}`;
+    try {
+      expect(await deliver("wamid.sentinel.before", "2348090000011")).toEqual([200]);
+      await eventually(() => fake.fake.messages().length === 1, 10_000);
+      expect(await redisCli(topology.primary.port, "exists", mark("wamid.sentinel.before"))).toBe("1");
+
+      const failoverAt = Date.now();
+      const newMaster = await topology.failover();
+      const switchedAt = Date.now();
+      expect(newMaster).toBe(topology.replica.port);
+      // At once, before Sentinel demotes the old primary: the clients heard +switch-master and moved.
+      const statuses = await deliver("wamid.sentinel.after", "2348090000012");
+      const acceptedAt = Date.now();
+      expect(statuses.at(-1)).toBe(200);
+      await eventually(() => fake.fake.messages().length === 2, 15_000);
+      const answeredAt = Date.now();
+      await topology.demoted(topology.primary.port);
+      process.stdout.write(
+        `sentinel failover: switch ${switchedAt - failoverAt} ms after SENTINEL FAILOVER; the next message ` +
+          `accepted ${acceptedAt - switchedAt} ms later (answers ${statuses.join(",")}), answered after ` +
+          `${answeredAt - acceptedAt} ms; old primary demoted ${Date.now() - switchedAt} ms after the switch\n`,
+      );
+      // Recorded on the promoted replica, where the dedupe mark of the first message had been replicated.
+      expect(await redisCli(newMaster, "exists", mark("wamid.sentinel.after"))).toBe("1");
+      expect(await redisCli(newMaster, "exists", mark("wamid.sentinel.before"))).toBe("1");
+      // Each answered once: a redelivery of the first, now on the new primary, is dropped as a duplicate.
+      expect(await deliver("wamid.sentinel.before", "2348090000011")).toEqual([200]);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(
+        fake.fake
+          .messages()
+          .map((m) => m.to)
+          .sort(),
+      ).toEqual(["+2348090000011", "+2348090000012"]);
+    } finally {
+      await running.close();
+      await fake.fake.close();
+    }
+  }, 40_000);
+});
