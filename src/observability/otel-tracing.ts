@@ -195,7 +195,8 @@ export function createTracing(config: TracingConfig | undefined, options: Create
         span.end();
       }
     },
-    flush: () => provider.forceFlush(),
-    close: () => provider.shutdown(),
+    // A failed export was logged by the exporter: traces are never worth failing a shutdown for.
+    flush: () => provider.forceFlush().catch(() => {}),
+    close: () => provider.shutdown().catch(() => {}),
   };
 }
