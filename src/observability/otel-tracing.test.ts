@@ -28,7 +28,11 @@ function inMemory(over: Partial<TracingConfig> = {}) {
   const exporter = new InMemorySpanExporter();
   const tracing = createTracing(config(over), { logger: silent, role: "test", exporter });
   closers.push(() => tracing.close());
-  return { tracing, spans: async () => (await tracing.flush(), exporter.getFinishedSpans()) };
+  const spans = async () => {
+    await tracing.flush();
+    return exporter.getFinishedSpans();
+  };
+  return { tracing, spans };
 }
 
 /** A collector on loopback that keeps what each POST carried. */
