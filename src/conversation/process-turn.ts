@@ -1,5 +1,5 @@
 import type { TenantConfig } from "../config/index.js";
-import type { ActiveSpan, Logger, Tracing } from "../observability/index.js";
+import type { ActiveSpan, Logger, SpanAttributes, Tracing } from "../observability/index.js";
 import type { OutboundQueue, OutboundReply } from "../outbound/index.js";
 import type { ConversationInbox, TurnJob } from "../queue/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
@@ -152,6 +152,16 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     span: ActiveSpan | undefined,
   ): Promise<HandledTurn> => {
     const traceparent = span?.traceparent;
+    // A step of the turn in a span of its own, when the turn has one.
+    const inChildSpan = <T>(
+      name: string,
+      kind: "client" | "internal",
+      attributes: SpanAttributes,
+      work: () => Promise<T>,
+    ): Promise<T> =>
+      span === undefined || deps.tracing === undefined
+        ? work()
+        : deps.tracing.inSpan(name, { kind, parent: traceparent, attributes }, work);
     const wamids = messages.map((message) => message.wamid);
     const turnId = resumed?.turnId ?? turnIdFor(wamids);
     const { journal } = deps;
@@ -174,7 +184,12 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     // Once per message: a turn that comes back busy must not mark the message read again and again.
     if (botAnswers === "bot" && !typed.has(last.wamid)) {
       rememberTyped(last.wamid);
-      await deps.typing?.show(tenant, last.phoneNumberId, last.wamid);
+      const { typing } = deps;
+      if (typing !== undefined) {
+        await inChildSpan("graph.mark_read", "client", { "ss.tenant": tenant.id }, () =>
+          typing.show(tenant, last.phoneNumberId, last.wamid),
+        );
+      }
     }
     // Journaled like any step: a resumed turn does not download or transcribe again. Read in human
     // mode too, so whoever answers sees the transcript.
@@ -183,7 +198,9 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       media === undefined || !media.wants(messages)
         ? undefined
         : await steps.once("media", () =>
-            media.read({ tenant, conversationKey: job.conversationKey, messages }),
+            inChildSpan("media.read", "internal", { "ss.tenant": tenant.id }, () =>
+              media.read({ tenant, conversationKey: job.conversationKey, messages }),
+            ),
           );
     const readMessages = read === undefined ? messages : withReadings(messages, read.readings);
     const notice = botAnswers === "bot" ? read?.notice : undefined;

@@ -164,6 +164,9 @@ function expectTraceTree(spans: readonly ReadableSpan[], wamid: string, tenant =
   });
   expect(String(turn.attributes["ss.turn.id"])).toMatch(/^turn-/);
 
+  // The read receipt with the typing indicator, a Graph API call of the turn's own.
+  expect(parentOf(only(spans, "graph.mark_read"))).toBe(turn.spanContext().spanId);
+
   const router = only(spans, "router.decide");
   expect(parentOf(router)).toBe(turn.spanContext().spanId);
   expect(router.attributes).toMatchObject({ "ss.router.tier": "fallback", "ss.router.resolved": false });
