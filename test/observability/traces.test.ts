@@ -11,8 +11,10 @@ import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger, fingerprint } from "../../src/observability/index.js";
 import { eventually } from "../support/eventually.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "../support/fake-graph.js";
+import { trackFakeStts, VOICE_NOTES } from "../support/fake-stt.js";
 import { embeddedTestConfig } from "../support/gateway-harness.js";
 import { APP_SECRET, testTenant } from "../support/ingress-harness.js";
+import { startMediaGateway, voice } from "../support/media-gateway.js";
 import {
   createTestPool,
   dropSchema,
@@ -306,5 +308,27 @@ describe.skipIf(skipWithoutRedis || skipWithoutPostgres)("traces: distributed (R
     cleanups.push(() => worker.close());
     const { wamid, spans } = await converse(world.fake, ingress.url, traces);
     expectTraceTree(spans, wamid);
+  });
+});
+
+describe("traces: media", () => {
+  const startStt = trackFakeStts(afterEach);
+
+  it("puts a voice note's reading in a span under its turn, never the transcript", async () => {
+    const transcripts = { [VOICE_NOTES.pidgin.sha256]: VOICE_NOTES.pidgin.text };
+    const stt = await startStt({ transcripts });
+    const traces = captureTraces("embedded");
+    cleanups.push(() => traces.close());
+    const gateway = await startMediaGateway(cleanups, { STT_BASE_URL: `${stt.url}/v1` }, undefined, {
+      tracing: traces.tracing,
+    });
+    expect(await gateway.post([voice(gateway, "pidgin")])).toBe(200);
+    await eventually(() => gateway.sent().length >= 1, 10_000);
+    const spans = await traces.until("outbound.send");
+    const turn = only(spans, "turn");
+    const read = only(spans, "media.read");
+    expect(read.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+    expect(read.spanContext().traceId).toBe(only(spans, WEBHOOK).spanContext().traceId);
+    expect(exportedText(spans)).not.toContain(VOICE_NOTES.pidgin.text.slice(0, 20));
   });
 });
