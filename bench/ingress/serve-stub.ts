@@ -3,17 +3,33 @@
  * ceiling of HTTP + signature + JSON + envelope parsing on this machine, to
  * tell the HTTP path's cost from the queue's.
  *
- *   node dist/bench/ingress/serve-stub.js --port 3007 --secret bench-secret
+ *   node dist/bench/ingress/serve-stub.js --port 3007 --secret bench-secret [--traces on]
+ *
+ * `--traces on`: a span per webhook, batched to an exporter that drops them (the cost of making
+ * and batching spans, without the network); off (the default) is the gateway's default.
  */
 
 import { parseArgs } from "node:util";
 import { buildIngressApp } from "../../src/ingress/index.js";
-import { createIngressMetrics, createLogger } from "../../src/observability/index.js";
+import { createIngressMetrics, createLogger, createTracing } from "../../src/observability/index.js";
 import { benchTenant } from "./bench-tenant.js";
 
 const { values } = parseArgs({
-  options: { port: { type: "string", default: "3007" }, secret: { type: "string", default: "bench-secret" } },
+  options: {
+    port: { type: "string", default: "3007" },
+    secret: { type: "string", default: "bench-secret" },
+    traces: { type: "string", default: "off" },
+  },
 });
+const logger = createLogger({ level: "warn" });
+const tracing =
+  values.traces === "on"
+    ? createTracing(undefined, {
+        logger,
+        role: "ingress",
+        exporter: { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} },
+      })
+    : undefined;
 const app = await buildIngressApp({
   tenants: [benchTenant(values.secret)],
   queue: {
@@ -29,8 +45,9 @@ const app = await buildIngressApp({
     depth: async () => ({ inboxMessages: 0, inboxConversations: 0, unscheduledConversations: 0, jobs: {} }),
   },
   metrics: createIngressMetrics({ defaultMetrics: false }),
-  logger: createLogger({ level: "warn" }),
+  logger,
   bodyLimitBytes: 1024 * 1024,
+  ...(tracing === undefined ? {} : { tracing }),
 });
 const url = await app.listen({ host: "127.0.0.1", port: Number(values.port) });
 process.stdout.write(`stub ingress listening on ${url}\n`);

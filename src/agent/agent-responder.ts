@@ -11,6 +11,7 @@ import {
   turnIdFor,
   unjournaledSteps,
 } from "../conversation/index.js";
+import { tracingOff } from "../observability/index.js";
 import type { CustomIntentsContext, IntentRouter, RouterMetrics } from "../router/index.js";
 import {
   customIntentsContext,
@@ -92,6 +93,18 @@ function turnText(messages: readonly InboundMessage[]): string {
     .slice(0, 4000);
 }
 
+/** What a router span says of its decision: the tier, the intent and how sure it was, never the text. */
+function routerAttributes(turn: TurnInput, routed: Parameters<typeof turnDecisionOf>[1]) {
+  const decision = turnDecisionOf(turn, routed);
+  return {
+    "ss.router.tier": decision.tier,
+    "ss.router.intent": decision.intent,
+    "ss.router.confidence": decision.confidence,
+    "ss.router.resolved": decision.resolved,
+    "ss.router.language": routed.decision?.language,
+  };
+}
+
 /**
  * The whole responder: the router first (reply ids, rules, the classifier),
  * then the LLM agent for what it leaves, within the tenant's agent slots
@@ -106,6 +119,7 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
       withTenantTiers(tenant.id, resolveResponderSettings(tenant), context),
     ]),
   );
+  const tracing = deps.tracing ?? tracingOff;
   const agentSettings = new Map(tenants.map((tenant) => [tenant.id, resolveAgentSettings(tenant)]));
   const settingsOf = (tenant: TenantConfig): [ResponderSettings, AgentSettings] => [
     responderSettings.get(tenant.id) ?? resolveResponderSettings(tenant),
@@ -176,12 +190,32 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
     settings: [ResponderSettings, AgentSettings],
     llm: LlmClient,
     customerId: string,
-    prepare: () => Promise<Partial<AgentTurnInput>>,
+    /** Given the agent turn's traceparent, for a span of what it runs. */
+    prepare: (traceparent: string | undefined) => Promise<Partial<AgentTurnInput>>,
   ): Promise<readonly TurnReply[]> => {
     const { turn } = decision;
     const [responder, agent] = settings;
-    const result = await withSlot(turn.tenant, agent, async () => {
-      const extra = await prepare();
+    const result = await withSlot(turn.tenant, agent, () =>
+      tracing.inSpan(
+        "agent.turn",
+        { parent: turn.traceparent, attributes: { "ss.tenant": turn.tenant.id } },
+        async (span) => {
+          const ran = await agentRun(span.traceparent);
+          span.setAttributes({
+            "ss.agent.outcome": ran.outcome,
+            "ss.agent.llm_calls": ran.llmCalls,
+            "gen_ai.usage.input_tokens": ran.usage.promptTokens,
+            "gen_ai.usage.output_tokens": ran.usage.completionTokens,
+          });
+          return ran;
+        },
+      ),
+    );
+    await record(decision, result);
+    return result.replies;
+
+    async function agentRun(traceparent: string | undefined): Promise<AgentTurnResult> {
+      const extra = await prepare(traceparent);
       return runAgentTurn(
         {
           tenant: turn.tenant,
@@ -193,13 +227,12 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
           text: turnText(turn.messages),
           history: await deps.state.recent(turn.conversationKey, agent.historyMessages),
           handoffText: responder.replies.talk_to_human?.text ?? responder.fallback.text,
+          ...(traceparent === undefined ? {} : { traceparent }),
           ...extra,
         },
         { ...deps, llm },
       );
-    });
-    await record(decision, result);
-    return result.replies;
+    }
   };
 
   /**
@@ -234,16 +267,36 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
       return confirming ? [responder.fallback] : [{ text: CANCELLED_TEXT }];
     }
     const action = claim.action;
-    return agentTurn(decision, settings, llm, customerId, async () => {
+    const customer = customerId;
+    return agentTurn(decision, settings, llm, customer, async (traceparent) => {
       const started = Date.now();
       // Journaled: a resumed confirmation reports the tool's first result instead of calling it again.
-      const outcome = await (turn.steps ?? unjournaledSteps).once("confirmed-tool", async () => {
+      const outcome = await (turn.steps ?? unjournaledSteps).once("confirmed-tool", () =>
+        tracing.inSpan(
+          `execute_tool ${action.toolName}`,
+          {
+            parent: traceparent,
+            attributes: {
+              "gen_ai.operation.name": "execute_tool",
+              "gen_ai.tool.name": action.toolName,
+              "ss.tenant": turn.tenant.id,
+              "ss.tool.confirmed": true,
+            },
+          },
+          async (span) => {
+            const ran = await runConfirmed();
+            span.setAttributes({ "ss.tool.result": ran.ok ? "ok" : "error" });
+            return ran;
+          },
+        ),
+      );
+      async function runConfirmed() {
         const result = await deps
           .toolbox(turn.tenant)
           .execute(
             action.toolName,
             action.args,
-            { tenantId: turn.tenant.id, customerId, idempotencyKey: action.idempotencyKey },
+            { tenantId: turn.tenant.id, customerId: customer, idempotencyKey: action.idempotencyKey },
             AbortSignal.timeout(deps.deadlineMs),
           );
         deps.metrics?.toolCalls.inc({
@@ -252,7 +305,7 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
           result: result.ok ? "ok" : "error",
         });
         return result;
-      });
+      }
       return {
         confirmed: {
           toolName: action.toolName,
@@ -281,12 +334,20 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
         return confirmation(turn, settings, last, replyId, customerId);
       }
       // Asks for missing slots once per intent; the ask is remembered in the conversation's history.
-      const routed = await routeAskOnceAndCount(responder, turn, {
-        router: deps.router,
-        metrics: deps.routerMetrics,
-        state: deps.state,
-        onError: (error) => deps.logger.warn({ err: error }, "could not read or record a slot question"),
-      });
+      const routed = await tracing.inSpan(
+        "router.decide",
+        { parent: turn.traceparent, attributes: { "ss.tenant": turn.tenant.id } },
+        async (span) => {
+          const result = await routeAskOnceAndCount(responder, turn, {
+            router: deps.router,
+            metrics: deps.routerMetrics,
+            state: deps.state,
+            onError: (error) => deps.logger.warn({ err: error }, "could not read or record a slot question"),
+          });
+          if (tracing.enabled) span.setAttributes(routerAttributes(turn, result));
+          return result;
+        },
+      );
       if (routed.decision !== undefined && URGENT_INTENTS.has(routed.decision.intent)) {
         await deps.state.markPriority(turn.conversationKey, Date.now() + URGENT_FOR_MS);
       }

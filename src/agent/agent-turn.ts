@@ -6,7 +6,7 @@ import {
   type TurnReply,
   type TurnSteps,
 } from "../conversation/index.js";
-import { createLineRedactor, type Logger } from "../observability/index.js";
+import { type ActiveSpan, createLineRedactor, type Logger, type Tracing } from "../observability/index.js";
 import type { KnowledgeHint, RouterDecision } from "../router/index.js";
 import type { AgentMetrics } from "./agent-metrics.js";
 import type { AgentSettings } from "./agent-settings.js";
@@ -118,6 +118,8 @@ export interface AgentTurnInput {
   readonly noTools?: boolean;
   /** This turn's own deadline, ms, when shorter than deps.deadlineMs (time already spent elsewhere). */
   readonly deadlineMs?: number;
+  /** The W3C traceparent of the agent turn's span: each LLM and tool call is its child; when tracing is on. */
+  readonly traceparent?: string;
 }
 
 export interface AgentTurnDeps {
@@ -130,6 +132,8 @@ export interface AgentTurnDeps {
   readonly logger: Logger;
   readonly deadlineMs: number;
   readonly maxToolSteps: number;
+  /** A span per LLM call and per tool call; optional (off). */
+  readonly tracing?: Tracing;
 }
 
 function historyMessages(history: readonly HistoryEntry[], limit: number): ChatMessage[] {
@@ -156,6 +160,8 @@ function historyMessages(history: readonly HistoryEntry[], limit: number): ChatM
 }
 
 const CONFIRMED_CALL_ID = "confirmed-call";
+
+type ToolCallResult = { kind: "final"; value: AgentTurnResult } | { kind: "result"; text: string };
 
 /** Characters of tool output one turn gives the model, all calls together (about 8,000 tokens). */
 export const TOOL_OUTPUT_PER_TURN = 32_000;
@@ -310,10 +316,39 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
       deps.metrics?.budgetUsed.set({ tenant: tenant.id }, tokens / settings.dailyTokenBudget);
     budgetUsed(spent);
     if (spent >= settings.dailyTokenBudget) return "budget";
-    const completion = await deps.llm.complete(
-      { messages, tools: offered, ...(settings.model === undefined ? {} : { model: settings.model }) },
-      deadline.signal,
-    );
+    const request = {
+      messages,
+      tools: offered,
+      ...(settings.model === undefined ? {} : { model: settings.model }),
+    };
+    const tracing = deps.tracing;
+    const completion =
+      tracing === undefined || !tracing.enabled
+        ? await deps.llm.complete(request, deadline.signal)
+        : await tracing.inSpan(
+            settings.model === undefined ? "chat" : `chat ${settings.model}`,
+            {
+              kind: "client",
+              parent: input.traceparent,
+              attributes: {
+                "gen_ai.operation.name": "chat",
+                "gen_ai.request.model": settings.model,
+                "ss.tenant": tenant.id,
+                "ss.llm.tools_offered": offered.length,
+              },
+            },
+            async (span) => {
+              const answered = await deps.llm.complete(request, deadline.signal);
+              span.setAttributes({
+                "gen_ai.response.model": answered.model,
+                "gen_ai.usage.input_tokens": answered.usage.promptTokens,
+                "gen_ai.usage.output_tokens": answered.usage.completionTokens,
+                "ss.llm.provider": answered.provider,
+                "ss.llm.tool_calls": answered.toolCalls.length,
+              });
+              return answered;
+            },
+          );
     deps.metrics?.llmCalls.inc({ tenant: tenant.id, provider: completion.provider, result: "ok" });
     deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "prompt" }, completion.usage.promptTokens);
     deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "completion" }, completion.usage.completionTokens);
@@ -377,19 +412,42 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     return finish("fallback", [{ text: settings.fallbackText }]);
   }
 
-  /** `place` names the call in the turn (LLM round and index), for the journal. */
-  async function runToolCall(
-    call: ToolCall,
-    place: string,
-  ): Promise<{ kind: "final"; value: AgentTurnResult } | { kind: "result"; text: string }> {
-    // The model may name any tool: a label and a record take only the names the tenant has.
+  /** One tool call, in its span when tracing is on (the tool's name as the metrics label it, never its arguments). */
+  function runToolCall(call: ToolCall, place: string): Promise<ToolCallResult> {
+    // The model may name any tool: a label, a record and a span take only the names the tenant has.
     const known =
       call.name === HANDOFF_TOOL.name || call.name === KNOWLEDGE_TOOL.name || toolbox.has(call.name);
     const toolLabel = known ? call.name : "unknown";
+    const tracing = deps.tracing;
+    if (tracing === undefined || !tracing.enabled) return callTool(call, place, toolLabel, undefined);
+    return tracing.inSpan(
+      `execute_tool ${toolLabel}`,
+      {
+        parent: input.traceparent,
+        attributes: {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": toolLabel,
+          "ss.tenant": tenant.id,
+          "ss.tool.side_effects": toolbox.has(call.name) && toolbox.hasSideEffects(call.name),
+        },
+      },
+      (span) => callTool(call, place, toolLabel, span),
+    );
+  }
+
+  /** `place` names the call in the turn (LLM round and index), for the journal. */
+  async function callTool(
+    call: ToolCall,
+    place: string,
+    toolLabel: string,
+    span: ActiveSpan | undefined,
+  ): Promise<ToolCallResult> {
     toolsCalled.push(toolLabel);
     const args = parseArgs(call.arguments);
-    const count = (result: string) =>
+    const count = (result: string) => {
+      span?.setAttributes({ "ss.tool.result": result });
       deps.metrics?.toolCalls.inc({ tenant: tenant.id, tool: toolLabel, result });
+    };
     if (args === undefined) {
       count("error");
       return { kind: "result", text: "error: the arguments were not a JSON object" };

@@ -1,7 +1,7 @@
 import type { Registry } from "prom-client";
 import type { AppConfig, TenantConfig } from "../config/index.js";
 import type { ConversationStateStore, Responder, TurnDecisionHook } from "../conversation/index.js";
-import type { Logger } from "../observability/index.js";
+import type { Logger, Tracing } from "../observability/index.js";
 import { createRouterMetrics, type IntentRouter } from "../router/index.js";
 import { createAgentMetrics } from "./agent-metrics.js";
 import { createAgentResponder } from "./agent-responder.js";
@@ -22,6 +22,8 @@ export interface GatewayResponderDeps {
   readonly llm?: LlmClient;
   /** Told each turn's decision and agent usage (e.g. the message store's recorder); optional. */
   readonly onTurnDecision?: TurnDecisionHook;
+  /** Spans for the router's decision, the agent turn and each LLM and tool call; optional (off). */
+  readonly tracing?: Tracing;
 }
 
 /** The LLM client from config.llm (primary and optional fallback), or undefined when no LLM is configured. */
@@ -101,5 +103,6 @@ export function createGatewayResponder(config: AppConfig, deps: GatewayResponder
     deadlineMs: config.agent.deadlineMs,
     maxToolSteps: config.agent.maxToolSteps,
     ...(deps.onTurnDecision === undefined ? {} : { onTurnDecision: deps.onTurnDecision }),
+    ...(deps.tracing === undefined ? {} : { tracing: deps.tracing }),
   });
 }

@@ -12,7 +12,7 @@ import {
 } from "../conversation/index.js";
 import { createDeliveryMetrics, createEventJobHandler } from "../delivery/index.js";
 import { resolveMediaSettings } from "../media/index.js";
-import { createQueueMetrics, type Logger } from "../observability/index.js";
+import { createQueueMetrics, type Logger, type Tracing, tracingOff } from "../observability/index.js";
 import {
   createOutboundJobHandler,
   createOutboundMetrics,
@@ -45,6 +45,11 @@ export interface PipelineRunOptions {
   readonly router?: IntentRouter;
   /** Replaces the LLM client made from config.llm (tests). */
   readonly llm?: LlmClient;
+  /**
+   * The process's tracing, owned by the caller; default: made by the composition root from
+   * config.tracing (tests give one with an in-memory exporter).
+   */
+  readonly tracing?: Tracing;
 }
 
 export interface PipelineOptions extends PipelineRunOptions {
@@ -87,6 +92,7 @@ export async function startPipeline(
   options: PipelineOptions,
 ): Promise<Pipeline> {
   const { logger, registry } = options;
+  const tracing = options.tracing ?? tracingOff;
   const now = Date.now;
   const opened = createCloseStack(logger);
   try {
@@ -109,6 +115,7 @@ export async function startPipeline(
         state,
         ...(recorders === undefined ? {} : { onTurnDecision: recorders.onTurnDecision }),
         ...(options.llm === undefined ? {} : { llm: options.llm }),
+        tracing,
       });
     const graph = createGraphClients(config, options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS);
     opened.push(() => graph.close());
@@ -134,6 +141,7 @@ export async function startPipeline(
       logger,
       registry,
       now,
+      tracing,
     });
     createQueueMetrics(registry, { sample: () => ports.sampleJobQueues(), now });
     const runners = ports.runJobs(handlers, {
@@ -193,11 +201,12 @@ interface HandlerDeps
   readonly logger: Logger;
   readonly registry: Registry;
   readonly now: () => number;
+  readonly tracing: Tracing;
 }
 
 /** The turn, send and events handlers, with their metrics and the re-engagement after 131047. */
 function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
-  const { logger, registry, now, graphClientFor } = deps;
+  const { logger, registry, now, graphClientFor, tracing } = deps;
   const outboundMetrics = createOutboundMetrics(registry);
   const templates = reengagementTemplates(config.tenants);
   const reengage = createReengagement({
@@ -224,6 +233,7 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
         counter: createTypingIndicatorCounter(registry),
       }),
       now,
+      tracing,
     },
     { maxTurnAttempts: config.worker.maxTurnAttempts },
   );
@@ -237,6 +247,7 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
         random: Math.random,
         sent: deps.deliveryStatuses,
         reengage,
+        tracing,
       },
       {},
       deps.sender,
@@ -248,6 +259,7 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
     metrics: createDeliveryMetrics(registry),
     reengage,
     ...(deps.recordMessage === undefined ? {} : { recordMessage: deps.recordMessage }),
+    tracing,
   });
   return { turns, outbound, events };
 }

@@ -8,6 +8,7 @@ import { createIngressMetrics, createLogger } from "../observability/index.js";
 import { describeAdmin, startAdminListener } from "./admin-listener.js";
 import { createEmbeddedBackend } from "./backends/embedded.js";
 import { mountConsole } from "./console-server.js";
+import { openTracing } from "./open-tracing.js";
 import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 
@@ -54,6 +55,7 @@ export async function startEmbedded(
   });
   // Undone in reverse order on a failed start and at close.
   const opened = createCloseStack(logger);
+  const tracing = openTracing(config, options.tracing, "embedded", logger, opened);
   opened.push(() => backend.close());
   try {
     const ingressMetrics = createIngressMetrics({ sampleQueueDepth: () => backend.ingress.status.depth() });
@@ -67,6 +69,7 @@ export async function startEmbedded(
       outboundConcurrency: EMBEDDED_OUTBOUND_CONCURRENCY,
       ...options,
       logger,
+      tracing,
       registry: ingressMetrics.registry,
       consoleEvents: events,
       abandoned: "running jobs did not finish within the grace period; they run again at the next start",
@@ -80,6 +83,7 @@ export async function startEmbedded(
       logger,
       bodyLimitBytes: config.server.bodyLimitBytes,
       limits: config.server,
+      tracing,
     });
     opened.push(() => app.close());
     let url: string | undefined;

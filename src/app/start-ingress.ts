@@ -2,10 +2,11 @@ import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { buildIngressApp } from "../ingress/index.js";
-import { createIngressMetrics, createLogger, type Logger } from "../observability/index.js";
+import { createIngressMetrics, createLogger, type Logger, type Tracing } from "../observability/index.js";
 import type { QueueStatus } from "../queue/index.js";
 import { describeAdmin, startAdminListener } from "./admin-listener.js";
 import { createRedisBackend } from "./backends/redis.js";
+import { openTracing } from "./open-tracing.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 import { refuseEviction, warnIfVolatile } from "./redis/index.js";
 
@@ -23,6 +24,8 @@ export interface RunningIngress {
 
 export interface StartIngressOptions {
   readonly logger?: Logger;
+  /** The process's tracing, owned by the caller; default: made from config.tracing (off unless configured). */
+  readonly tracing?: Tracing;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function startIngress(
   const backend = createRedisBackend(config, { logger, role: "ingress" });
   warnIfVolatile(backend.redis, logger);
   const opened = createCloseStack(logger);
+  const tracing = openTracing(config, options.tracing, "ingress", logger, opened);
   opened.push(() => backend.close());
   try {
     const metrics = createIngressMetrics({ sampleQueueDepth: () => backend.ingress.status.depth() });
@@ -49,6 +53,7 @@ export async function startIngress(
       logger,
       bodyLimitBytes: config.server.bodyLimitBytes,
       limits: config.server,
+      tracing,
     });
     opened.push(() => app.close());
     // Listening before Redis answers would turn the first webhooks away (503) until Meta's backoff.

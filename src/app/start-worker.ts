@@ -4,6 +4,7 @@ import { buildHealthApp, createLogger } from "../observability/index.js";
 import { describeAdmin, type RunningAdmin, startAdminListener } from "./admin-listener.js";
 import { createRedisBackend } from "./backends/redis.js";
 import { consoleEventPublisher } from "./console-server.js";
+import { openTracing } from "./open-tracing.js";
 import { type PipelineRunOptions, startPipeline } from "./pipeline.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
 
@@ -45,6 +46,7 @@ export async function startWorker(
     );
   }
   const opened = createCloseStack(logger);
+  const tracing = openTracing(config, options.tracing, "worker", logger, opened);
   opened.push(() => backend.close());
   try {
     const registry = options.registry ?? new Registry();
@@ -52,6 +54,7 @@ export async function startWorker(
     const pipeline = await startPipeline(config, backend.worker(), {
       ...options,
       logger,
+      tracing,
       registry,
       // Live consoles (`sharpsharp console`) hear this worker's changes to the message log over Redis.
       consoleEvents: consoleEventPublisher(backend.redis, config.redis.keyPrefix, logger),

@@ -1,4 +1,5 @@
 import type { LogLevel } from "./env-schema.js";
+import type { TracingConfig } from "./tracing-config.js";
 
 /** Burst coalescing: wait `windowMs` after the last message, at most `maxMs` after the first (0 = off). */
 export interface CoalesceConfig {
@@ -108,6 +109,8 @@ export interface AppConfig {
     readonly maxTurnAttempts: number;
   };
   readonly logLevel: LogLevel;
+  /** OpenTelemetry traces, exported over OTLP/HTTP; undefined (the default): tracing is off. */
+  readonly tracing: TracingConfig | undefined;
   readonly tenants: readonly TenantConfig[];
   /** The tenants file that was read, if any. */
   readonly configFile: string | undefined;

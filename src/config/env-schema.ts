@@ -33,6 +33,30 @@ const redisUrl = z
   .string()
   .refine((value) => /^rediss?:\/\/[^\s]*$/.test(value), { error: "must be a redis:// or rediss:// URL" });
 
+/** OTEL_TRACES_SAMPLER's values (the OpenTelemetry SDK's names). */
+export const TRACE_SAMPLERS = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+] as const;
+
+const otlpProtocol = z
+  .string()
+  .refine((value) => value !== "grpc", {
+    error: "grpc is not supported: use http/protobuf (the collector's port 4318)",
+  })
+  .pipe(z.enum(["http/protobuf", "http/json"], { error: 'must be "http/protobuf" or "http/json"' }));
+
+// W3C baggage-like list, as the OpenTelemetry specification defines OTEL_EXPORTER_OTLP_HEADERS.
+const otlpHeaders = z
+  .string()
+  .refine((value) => value.split(",").every((pair) => /^\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+\s*=.+$/.test(pair)), {
+    error: "must be name=value pairs separated by commas (values URL-encoded)",
+  });
+
 /**
  * The environment variables sharpsharp reads, with each default beside its
  * field. Empty strings count as unset. Secret values are optional here: which
@@ -176,11 +200,38 @@ export const envSchema = z.object({
   /** How often each worker looks for jobs whose worker died (BullMQ stalled-job check), ms. */
   WORKER_STALLED_INTERVAL_MS: integer(200, 600_000).default(3_000),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  // OpenTelemetry traces (docs/observability.md#traces): the standard variables, the ones sharpsharp honours.
+  OTEL_SDK_DISABLED: z
+    .string()
+    .transform((value) => value.toLowerCase())
+    .pipe(z.enum(["true", "false"], { error: 'must be "true" or "false"' }))
+    .optional(),
+  OTEL_TRACES_EXPORTER: z.enum(["otlp", "none"], { error: 'must be "otlp" or "none"' }).optional(),
+  /** The collector's base URL: traces go to <it>/v1/traces. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+  /** The traces URL itself, used as given; wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  /** Headers of every export (an API key, usually): `name=value,name2=value2`, values URL-encoded. */
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders.optional(),
+  OTEL_SERVICE_NAME: z.string().default("sharpsharp"),
+  OTEL_TRACES_SAMPLER: z
+    .enum(TRACE_SAMPLERS, { error: `must be one of ${TRACE_SAMPLERS.join(", ")}` })
+    .default("parentbased_always_on"),
+  /** The ratio of the traceidratio samplers, 0–1. */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce
+    .number({ error: "must be a number from 0 to 1" })
+    .min(0, { error: "must be a number from 0 to 1" })
+    .max(1, { error: "must be a number from 0 to 1" })
+    .optional(),
 });
 
 export type EnvInput = z.input<typeof envSchema>;
 export type ParsedEnv = z.output<typeof envSchema>;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export type TraceSamplerName = (typeof TRACE_SAMPLERS)[number];
 
 /** Names of variables whose values must never appear in an error message or a log. */
 export const SECRET_ENV_NAMES: ReadonlySet<string> = new Set([
@@ -197,4 +248,6 @@ export const SECRET_ENV_NAMES: ReadonlySet<string> = new Set([
   "REDIS_PASSWORD",
   "REDIS_SENTINEL_PASSWORD",
   "ADMIN_TOKEN",
+  "OTEL_EXPORTER_OTLP_HEADERS",
+  "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
 ]);

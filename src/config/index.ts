@@ -10,7 +10,7 @@ export {
   type TenantConfig,
 } from "./app-config.js";
 export { deepFreeze } from "./deep-freeze.js";
-export { type LogLevel, SECRET_ENV_NAMES } from "./env-schema.js";
+export { type LogLevel, SECRET_ENV_NAMES, type TraceSamplerName } from "./env-schema.js";
 export { ConfigError, configErrorCatalog } from "./errors.js";
 export {
   GRAPH_SEND_TIMEOUT_MS,
@@ -27,3 +27,4 @@ export {
   loadStartChoiceFromProcess,
   type StartChoice,
 } from "./start-mode.js";
+export type { TracingConfig } from "./tracing-config.js";

@@ -7,6 +7,7 @@ import { readTenantsFile } from "./read-tenants-file.js";
 import { redisConfigFrom } from "./redis-config.js";
 import { checkTenantEnvAccess } from "./tenant-env-access.js";
 import { FORBIDDEN_SECRET_KEYS, type TenantFileEntry, tenantsFileSchema } from "./tenants-file-schema.js";
+import { tracingConfigOf } from "./tracing-config.js";
 
 /** The Graph API call timeout the composition roots use (app/pipeline.ts), ms. */
 export const GRAPH_SEND_TIMEOUT_MS = 10_000;
@@ -348,6 +349,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       maxTurnAttempts: parsedEnv.TURN_MAX_ATTEMPTS,
     },
     logLevel: parsedEnv.LOG_LEVEL,
+    tracing: tracingConfigOf(parsedEnv),
     tenants,
     configFile: file?.path,
   });

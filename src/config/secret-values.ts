@@ -17,7 +17,8 @@ function urlPassword(url: string | undefined): string | undefined {
  * Every secret value the configuration holds, for the logger to redact
  * wherever one appears: the tenants' app secrets, verify and Graph tokens and
  * `{ env }` secrets, the LLM, STT and TTS keys, ADMIN_TOKEN, the passwords in
- * REDIS_URL and DATABASE_URL, REDIS_PASSWORD, REDIS_SENTINEL_PASSWORD and the Redis TLS key.
+ * REDIS_URL and DATABASE_URL, REDIS_PASSWORD, REDIS_SENTINEL_PASSWORD, the Redis TLS key, and the OTLP
+ * exporter's header values.
  */
 export function secretValuesOf(config: AppConfig): string[] {
   const values = [
@@ -35,6 +36,8 @@ export function secretValuesOf(config: AppConfig): string[] {
     config.admin.token,
     ...redisSecrets(config.redis.server),
     urlPassword(config.databaseUrl),
+    ...Object.values(config.tracing?.headers ?? {}),
+    urlPassword(config.tracing?.url),
   ];
   return [...new Set(values.filter((value): value is string => value !== undefined && value !== ""))];
 }

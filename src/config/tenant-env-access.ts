@@ -11,6 +11,7 @@ const GATEWAY_PREFIXES = [
   "GRAPH_API_",
   "TTS_",
   "MEDIA_",
+  "OTEL_",
 ];
 
 /** What decides which variables one tenant's `{ env: NAME }` may read. */

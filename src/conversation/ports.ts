@@ -99,6 +99,8 @@ export interface TurnInput {
   readonly turnId?: string;
   /** The turn's journaled steps: what an earlier run of this turn did is replayed, not done again. */
   readonly steps?: TurnSteps;
+  /** The W3C traceparent of the turn's span, the parent of the router's and the agent's; when tracing is on. */
+  readonly traceparent?: string;
 }
 
 /** One tool call of an agent turn as an operator may see it. */

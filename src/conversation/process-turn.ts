@@ -1,5 +1,5 @@
 import type { TenantConfig } from "../config/index.js";
-import type { Logger } from "../observability/index.js";
+import type { ActiveSpan, Logger, SpanAttributes, Tracing } from "../observability/index.js";
 import type { OutboundQueue, OutboundReply } from "../outbound/index.js";
 import type { ConversationInbox, TurnJob } from "../queue/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
@@ -69,6 +69,8 @@ export interface TurnProcessorDeps {
   readonly logger: Logger;
   /** ms since the epoch. */
   readonly now: () => number;
+  /** A span per turn, under its first message's webhook and linked to the others'; optional (off). */
+  readonly tracing?: Tracing;
 }
 
 export interface TurnProcessorOptions {
@@ -141,13 +143,25 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
    * the steps its earlier runs recorded, the replies included, so nothing is
    * asked of the LLM or a tool twice and the same replies go out once.
    */
-  const handle = async (
+  const answer = async (
     tenant: TenantConfig,
     job: TurnJob,
     messages: readonly InboundMessage[],
     resumed: ResumedTurn | undefined,
     inFlight: { turn?: ResumedTurn },
+    span: ActiveSpan | undefined,
   ): Promise<HandledTurn> => {
+    const traceparent = span?.traceparent;
+    // A step of the turn in a span of its own, when the turn has one.
+    const inChildSpan = <T>(
+      name: string,
+      kind: "client" | "internal",
+      attributes: SpanAttributes,
+      work: () => Promise<T>,
+    ): Promise<T> =>
+      span === undefined || deps.tracing === undefined
+        ? work()
+        : deps.tracing.inSpan(name, { kind, parent: traceparent, attributes }, work);
     const wamids = messages.map((message) => message.wamid);
     const turnId = resumed?.turnId ?? turnIdFor(wamids);
     const { journal } = deps;
@@ -166,10 +180,16 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     // While a human has the conversation (or it is paused) the bot stays silent; the messages still
     // go to the history, for whoever answers.
     const botAnswers = (await deps.state?.mode(job.conversationKey)) ?? "bot";
+    span?.setAttributes({ "ss.turn.id": turnId, "ss.conversation.mode": botAnswers });
     // Once per message: a turn that comes back busy must not mark the message read again and again.
     if (botAnswers === "bot" && !typed.has(last.wamid)) {
       rememberTyped(last.wamid);
-      await deps.typing?.show(tenant, last.phoneNumberId, last.wamid);
+      const { typing } = deps;
+      if (typing !== undefined) {
+        await inChildSpan("graph.mark_read", "client", { "ss.tenant": tenant.id }, () =>
+          typing.show(tenant, last.phoneNumberId, last.wamid),
+        );
+      }
     }
     // Journaled like any step: a resumed turn does not download or transcribe again. Read in human
     // mode too, so whoever answers sees the transcript.
@@ -178,13 +198,22 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       media === undefined || !media.wants(messages)
         ? undefined
         : await steps.once("media", () =>
-            media.read({ tenant, conversationKey: job.conversationKey, messages }),
+            inChildSpan("media.read", "internal", { "ss.tenant": tenant.id }, () =>
+              media.read({ tenant, conversationKey: job.conversationKey, messages }),
+            ),
           );
     const readMessages = read === undefined ? messages : withReadings(messages, read.readings);
     const notice = botAnswers === "bot" ? read?.notice : undefined;
     const unstale = readMessages.filter((message) => !isStale(message, tenant.staleAfterMs));
     const fresh = answerableAfterReading(unstale);
-    const input = { tenant, conversationKey: job.conversationKey, messages: readMessages, turnId, steps };
+    const input = {
+      tenant,
+      conversationKey: job.conversationKey,
+      messages: readMessages,
+      turnId,
+      steps,
+      ...(traceparent === undefined ? {} : { traceparent }),
+    };
     // Mixed turns answer the fresh messages only: the fresh answer covers the replayed ones too. A
     // turn of nothing but media that could not be read gets the notice alone (or, within the hour of
     // the last notice, nothing). A turn of nothing but stale messages with a notice gets the notice
@@ -232,6 +261,7 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
           part,
           message: replyBody(reply),
           receivedAt,
+          ...(traceparent === undefined ? {} : { traceparent }),
         })),
       );
     }
@@ -254,6 +284,44 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       queuedAt,
       ...(resumed === undefined ? {} : { resumed: true as const }),
     };
+  };
+
+  /**
+   * One turn in its span when tracing is on: the child of its first message's
+   * webhook span (one trace from the webhook to the send), linked to the
+   * webhooks of the turn's other messages.
+   */
+  const handle = (
+    tenant: TenantConfig,
+    job: TurnJob,
+    messages: readonly InboundMessage[],
+    resumed: ResumedTurn | undefined,
+    inFlight: { turn?: ResumedTurn },
+  ): Promise<HandledTurn> => {
+    const tracing = deps.tracing;
+    if (tracing === undefined || !tracing.enabled)
+      return answer(tenant, job, messages, resumed, inFlight, undefined);
+    const parent = messages[0]?.traceparent;
+    const others = new Set(messages.map((message) => message.traceparent));
+    others.delete(parent);
+    return tracing.inSpan(
+      "turn",
+      {
+        kind: "consumer",
+        parent,
+        links: [...others],
+        attributes: {
+          "ss.tenant": tenant.id,
+          "ss.turn.messages": messages.length,
+          "ss.turn.resumed": resumed !== undefined,
+        },
+      },
+      async (span) => {
+        const handled = await answer(tenant, job, messages, resumed, inFlight, span);
+        span.setAttributes({ "ss.turn.stale": handled.stale, "ss.turn.replies": handled.replies });
+        return handled;
+      },
+    );
   };
 
   /** Takes a turn that failed too often out of the way: kept for an operator, its messages completed. */

@@ -1,5 +1,5 @@
 import type { TenantConfig } from "../config/index.js";
-import type { Logger } from "../observability/index.js";
+import type { Logger, Tracing } from "../observability/index.js";
 import { maskConversationKey } from "../observability/index.js";
 import type { OutboundQueue } from "../outbound/index.js";
 import {
@@ -41,6 +41,8 @@ export interface TurnHandlerDeps {
   readonly media?: TurnMediaReader;
   /** ms since the epoch. */
   readonly now: () => number;
+  /** A span per turn (see createTurnProcessor); optional (off). */
+  readonly tracing?: Tracing;
 }
 
 export interface TurnHandlerOptions {
@@ -72,6 +74,7 @@ export function createTurnJobHandler(deps: TurnHandlerDeps, options: TurnHandler
       ...(deps.state === undefined ? {} : { state: deps.state }),
       ...(deps.journal === undefined ? {} : { journal: deps.journal }),
       ...(deps.media === undefined ? {} : { media: deps.media }),
+      ...(deps.tracing === undefined ? {} : { tracing: deps.tracing }),
       logger: deps.logger,
       now: deps.now,
     },

@@ -5,7 +5,13 @@ import Fastify, {
   LogController,
 } from "fastify";
 import type { ServerLimits, TenantConfig } from "../config/index.js";
-import { type IngressMetrics, type Logger, registerPublicHealthRoutes } from "../observability/index.js";
+import {
+  type IngressMetrics,
+  type Logger,
+  registerPublicHealthRoutes,
+  type Tracing,
+  tracingOff,
+} from "../observability/index.js";
 import type { InboundQueue, QueueStatus } from "../queue/index.js";
 import { replyError } from "./reply-error.js";
 import { createRequestMetrics } from "./request-metrics.js";
@@ -26,6 +32,8 @@ export interface IngressAppOptions {
   /** How long the bare /readyz waits for the queue backend, ms. */
   readonly readyTimeoutMs?: number;
   readonly now?: () => number;
+  /** A span per webhook, carried by its messages and statuses; default off. */
+  readonly tracing?: Tracing;
 }
 
 type Outcome = FastifyRequest & { [OUTCOME]?: string };
@@ -114,7 +122,14 @@ export async function buildIngressApp(options: IngressAppOptions): Promise<Fasti
 
   const tenants = createTenantDirectory(options.tenants);
   registerVerificationRoute(app, tenants, metrics);
-  registerWebhookRoute(app, { tenants, queue: options.queue, metrics, logger: options.logger, now });
+  registerWebhookRoute(app, {
+    tenants,
+    queue: options.queue,
+    metrics,
+    logger: options.logger,
+    now,
+    tracing: options.tracing ?? tracingOff,
+  });
 
   // Metrics and the reason a backend is down are for the admin listener, not for whoever reaches this port.
   registerPublicHealthRoutes(app, () => options.status.ping(options.readyTimeoutMs ?? 1000));

@@ -1,13 +1,16 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { TenantConfig } from "../config/index.js";
 import {
+  type ActiveSpan,
   fingerprint,
   type IngressMetrics,
   type Logger,
   maskConversationKey,
+  type Tracing,
 } from "../observability/index.js";
 import { type InboundQueue, QueueUnavailableError } from "../queue/index.js";
 import {
+  type InboundEvent,
   type InboundMessage,
   type ParsedWebhook,
   type ParseWebhookOptions,
@@ -26,6 +29,8 @@ export interface WebhookRouteDeps {
   readonly metrics: IngressMetrics;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Each webhook in a span whose traceparent its messages and statuses carry; off: nothing is added. */
+  readonly tracing: Tracing;
 }
 
 /** The outcome label of a request, read by the latency histogram in onResponse. */
@@ -147,7 +152,7 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
   const countersOf = createTenantCounters(deps.metrics);
   const debugEnabled = () => deps.logger.isLevelEnabled("debug");
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const handle = async (request: FastifyRequest, reply: FastifyReply, span: ActiveSpan | undefined) => {
     const req = request as WithOutcome;
     const receivedAt = deps.now();
     const tenant = deps.tenants.find((request.params as { tenant?: string }).tenant);
@@ -180,8 +185,14 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
       record(parsed, tenant.id, deps, request.log);
     }
     flagMessages(parsed.messages, deps, request.log);
-    const { answerable, recordOnly } = splitByAnswerability(parsed.messages);
-    const events = recordOnly.length === 0 ? parsed.events : [...parsed.events, ...recordOnly];
+    const split = splitByAnswerability(parsed.messages);
+    const { recordOnly } = split;
+    let answerable = split.answerable;
+    let events = recordOnly.length === 0 ? parsed.events : [...parsed.events, ...recordOnly];
+    if (span !== undefined) {
+      span.setAttributes({ "ss.tenant": tenant.id, "ss.webhook.messages": answerable.length });
+      ({ answerable, events } = carryTrace(span, answerable, events));
+    }
 
     let outcome: Awaited<ReturnType<InboundQueue["enqueue"]>>;
     try {
@@ -205,6 +216,41 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
     return reply.code(200).send();
   };
 
-  app.post("/webhook", handler);
-  app.post("/webhook/:tenant", handler);
+  // Chosen once: with tracing off a webhook costs nothing more than it did without it.
+  const traced =
+    (route: string) =>
+    (request: FastifyRequest, reply: FastifyReply): Promise<unknown> =>
+      deps.tracing.inSpan(
+        `POST ${route}`,
+        { kind: "server", attributes: { [HTTP_METHOD]: "POST", [HTTP_ROUTE]: route } },
+        async (span) => {
+          const sent = await handle(request, reply, span);
+          const outcome = (request as WithOutcome)[OUTCOME];
+          span.setAttributes({ "ss.webhook.outcome": outcome, [HTTP_STATUS]: reply.statusCode });
+          if (reply.statusCode >= 500) span.fail(outcome ?? String(reply.statusCode));
+          return sent;
+        },
+      );
+  const untraced = (request: FastifyRequest, reply: FastifyReply) => handle(request, reply, undefined);
+  app.post("/webhook", deps.tracing.enabled ? traced("/webhook") : untraced);
+  app.post("/webhook/:tenant", deps.tracing.enabled ? traced("/webhook/:tenant") : untraced);
+}
+
+// OpenTelemetry's stable HTTP attribute names.
+const HTTP_METHOD = "http.request.method";
+const HTTP_ROUTE = "http.route";
+const HTTP_STATUS = "http.response.status_code";
+
+/** The webhook's span, carried by what it records: its messages to their turn, its statuses to theirs. */
+function carryTrace(
+  span: ActiveSpan,
+  messages: InboundMessage[],
+  events: InboundEvent[],
+): { answerable: InboundMessage[]; events: InboundEvent[] } {
+  const traceparent = span.traceparent;
+  if (traceparent === undefined) return { answerable: messages, events };
+  return {
+    answerable: messages.map((message) => ({ ...message, traceparent })),
+    events: events.map((event) => (event.kind === "status" ? { ...event, traceparent } : event)),
+  };
 }

@@ -23,5 +23,15 @@ export {
   type QueueDepthSample,
   type WebhookOutcome,
 } from "./metrics.js";
+export { type CreateTracingOptions, createTracing } from "./otel-tracing.js";
 export { createQueueMetrics, type JobQueueSample, type QueueMetricsOptions } from "./queue-metrics.js";
 export { createLineRedactor } from "./redact-values.js";
+export {
+  type ActiveSpan,
+  errorTypeOf,
+  type SpanAttributes,
+  type SpanKindName,
+  type SpanOptions,
+  type Tracing,
+  tracingOff,
+} from "./tracing.js";

@@ -58,6 +58,8 @@ export interface SentMessage {
   readonly reengagement?: true;
   /** When Meta accepted it, ms since the epoch. */
   readonly sentAt: number;
+  /** The W3C traceparent of the send's span, which its statuses link to; only when tracing is on. */
+  readonly traceparent?: string;
 }
 
 /** Where the sender records each accepted message (the delivery status store implements it). */

@@ -1,4 +1,4 @@
-import type { Logger } from "../observability/index.js";
+import type { Logger, Tracing } from "../observability/index.js";
 import type { GraphApiClient } from "../whatsapp/index.js";
 import type { SendRetryPolicy } from "./classify-send-error.js";
 import type { OutboundMetrics } from "./outbound-metrics.js";
@@ -21,6 +21,8 @@ export interface SenderDeps {
   readonly sent?: SentMessageRecorder;
   /** What a 131047 give-up triggers (see createReengagement); none: only recorded. */
   readonly reengage?: Reengage;
+  /** Spans for each send (see createSendReply); none: off. */
+  readonly tracing?: Tracing;
 }
 
 /** How the sender behaves; every field has a default. */
@@ -61,5 +63,6 @@ export function sendReplyDepsFrom(
     retryPolicy: options.retryPolicy ?? {},
     ...(deps.sent === undefined ? {} : { sent: deps.sent }),
     ...(deps.reengage === undefined ? {} : { reengage: deps.reengage }),
+    ...(deps.tracing === undefined ? {} : { tracing: deps.tracing }),
   };
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Logger } from "../observability/index.js";
-import { maskConversationKey } from "../observability/index.js";
+import type { ActiveSpan, Logger, Tracing } from "../observability/index.js";
+import { fingerprint, maskConversationKey } from "../observability/index.js";
 import {
   giveUp as giveUpJob,
   type JobOutcome,
@@ -42,6 +42,8 @@ export interface SendReplyDeps {
   readonly orderPollMs: number;
   /** A reply held back this long is sent anyway (counted in ss_outbound_order_overdue_total), ms. */
   readonly orderMaxWaitMs: number;
+  /** A span per run of a send job under its turn's, and one for the Graph API call; optional (off). */
+  readonly tracing?: Tracing;
 }
 
 type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sending" | "orderHeldSince">;
@@ -60,9 +62,28 @@ export function createSendReply(deps: SendReplyDeps) {
   const count = (tenant: string, outcome: SendOutcome, code?: number) =>
     deps.metrics?.sends.inc({ tenant, outcome, code: code === undefined ? "" : String(code) });
 
-  return async function sendReply(job: QueueJob<OutboundJob>): Promise<JobOutcome> {
+  const tracing = deps.tracing;
+  return function sendReply(job: QueueJob<OutboundJob>): Promise<JobOutcome> {
+    if (tracing === undefined || !tracing.enabled) return send(job, undefined);
+    const { tenantId, turnId, part } = job.data;
+    return tracing.inSpan(
+      "outbound.send",
+      {
+        kind: "consumer",
+        parent: job.data.traceparent,
+        attributes: { "ss.tenant": tenantId, "ss.turn.id": turnId, "ss.reply.part": part },
+      },
+      (span) => send(job, span),
+    );
+  };
+
+  async function send(job: QueueJob<OutboundJob>, span: ActiveSpan | undefined): Promise<JobOutcome> {
     let data = job.data;
     const tenant = data.tenantId;
+    const counted = (outcome: SendOutcome, code?: number) => {
+      span?.setAttributes({ "ss.send.outcome": outcome, "ss.graph.code": code });
+      count(tenant, outcome, code);
+    };
     const log = deps.logger.child({
       tenant,
       conversation: maskConversationKey(data.conversationKey),
@@ -78,15 +99,16 @@ export function createSendReply(deps: SendReplyDeps) {
       code: number | undefined,
       cause?: unknown,
     ): Promise<JobOutcome> => {
-      count(tenant, "given_up", code);
+      counted("given_up", code);
       deps.metrics?.givenUp.inc({ tenant, reason });
+      span?.fail(reason);
       const error = new OutboundGivenUpError(reason, code, cause);
       log.warn({ reason, graphCode: code }, "outbound reply given up");
       return giveUpJob(error);
     };
 
     // Neither may throw: the send is over, and a thrown error would have the job send again.
-    const recordSent = async (wamid: string) => {
+    const recordSent = async (wamid: string, traceparent?: string) => {
       if (deps.sent === undefined) return;
       const { tenantId, phoneNumberId, conversationKey, to, recipient, turnId, part, reengagement } = data;
       try {
@@ -101,6 +123,7 @@ export function createSendReply(deps: SendReplyDeps) {
           ...(to === undefined ? {} : { to }),
           ...(recipient === undefined ? {} : { recipient }),
           ...(reengagement === true ? { reengagement } : {}),
+          ...(traceparent === undefined ? {} : { traceparent }),
         });
       } catch (error) {
         log.warn({ err: error }, "could not record the sent message; its statuses will not find it");
@@ -125,14 +148,14 @@ export function createSendReply(deps: SendReplyDeps) {
       ...(await Promise.all([deps.pause.remainingMs(tenant), deps.pause.remainingMs(numberScope)])),
     );
     if (pausedMs > 0) {
-      count(tenant, "deferred_paused");
+      counted("deferred_paused");
       return delay(pausedMs);
     }
 
     if (deps.order !== undefined && (await deps.order.check(data, job.id)) === "hold") {
       const heldSince = data.orderHeldSince ?? deps.now();
       if (deps.now() - heldSince < deps.orderMaxWaitMs) {
-        count(tenant, "deferred_order");
+        counted("deferred_order");
         return delay(deps.orderPollMs, { orderHeldSince: heldSince });
       }
       deps.metrics?.orderOverdue.inc({ tenant });
@@ -156,7 +179,7 @@ export function createSendReply(deps: SendReplyDeps) {
       // The last send started and its worker never recorded how it ended (it died or lost the job).
       if (unknownOutcomeRetried) return giveUp("outcome_unknown", undefined);
       unknownOutcomeRetried = true;
-      count(tenant, "retry_unknown");
+      counted("retry_unknown");
     }
 
     const slot = await deps.limiter.reserve(data.phoneNumberId, customerOf(data));
@@ -182,17 +205,36 @@ export function createSendReply(deps: SendReplyDeps) {
         ...data.message,
         type: String(data.message.type),
       };
-      const result = await deps.graphClientFor(tenant).sendMessage(data.phoneNumberId, body);
+      const client = deps.graphClientFor(tenant);
+      let sentTraceparent: string | undefined;
+      const result =
+        span === undefined || tracing === undefined
+          ? await client.sendMessage(data.phoneNumberId, body)
+          : await tracing.inSpan(
+              "graph.send_message",
+              {
+                kind: "client",
+                parent: span.traceparent,
+                attributes: { "ss.tenant": tenant, "ss.message.type": String(data.message.type) },
+              },
+              async (call) => {
+                const answered = await client.sendMessage(data.phoneNumberId, body);
+                call.setAttributes({ "ss.wamid.hash": fingerprint(answered.wamid) });
+                sentTraceparent = call.traceparent;
+                return answered;
+              },
+            );
       // First thing after Meta's answer, so a crash from here on cannot send the reply again.
       await job
         .updateData({ ...data, unknownOutcomeRetried, sending: false, sentWamid: result.wamid })
         .catch((error: unknown) => log.warn({ err: error }, "could not mark the reply sent"));
-      count(tenant, "sent");
+      counted("sent");
       if (data.receivedAt !== undefined) {
         const elapsedMs = Math.max(0, deps.now() - data.receivedAt);
         deps.metrics?.endToEndSeconds.observe({ tenant }, elapsedMs / 1000);
       }
-      await recordSent(result.wamid);
+      span?.setAttributes({ "ss.wamid.hash": fingerprint(result.wamid) });
+      await recordSent(result.wamid, sentTraceparent);
       return jobDone(result.wamid);
     } catch (error) {
       const attempt = failedAttempts + 1;
@@ -222,7 +264,7 @@ export function createSendReply(deps: SendReplyDeps) {
       }
       const outcome: SendOutcome =
         decision.action === "retry_once_unknown" ? "retry_unknown" : decision.action;
-      count(tenant, outcome, code);
+      counted(outcome, code);
       log.info(
         { graphCode: code, attempt, delayMs: decision.delayMs, outcome },
         "outbound send failed; later",
@@ -233,7 +275,7 @@ export function createSendReply(deps: SendReplyDeps) {
         sending: false,
       });
     }
-  };
+  }
 }
 
 /** Digits, with Meta's "+" or without: a wa_id as the inbound side keeps it (customer-identity.ts). */

@@ -49,6 +49,8 @@ export interface OutboundReply {
   readonly sentBy?: string;
   /** When the turn's earliest message reached the ingress (webhook arrival), ms since the epoch; for the end-to-end latency. */
   readonly receivedAt?: number;
+  /** The W3C traceparent of the turn's span, the send's parent; only when tracing is on. */
+  readonly traceparent?: string;
 }
 
 /**

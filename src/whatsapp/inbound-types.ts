@@ -113,6 +113,8 @@ export interface InboundMessage {
   readonly errors?: readonly unknown[];
   /** What the turn worker read from the media (a transcript, a receipt's slots…); never set by the ingress. */
   readonly reading?: MediaReading;
+  /** The W3C traceparent of the webhook's span, carried to the turn; only when tracing is on. */
+  readonly traceparent?: string;
 }
 
 /** A delivery status of a message we sent. Deduplicated by (tenant, wamid, status). */
@@ -130,6 +132,8 @@ export interface StatusEvent {
   readonly pricing?: Readonly<Record<string, unknown>>;
   readonly conversation?: Readonly<Record<string, unknown>>;
   readonly bizOpaqueCallbackData?: string;
+  /** The W3C traceparent of the status webhook's span; only when tracing is on. */
+  readonly traceparent?: string;
 }
 
 /** `value.errors` (system, app or account level) and changes of fields other than "messages". */

@@ -190,5 +190,25 @@ export function describeDeliveryStatusStoreContract(
       );
       expect(await statusOf(id)).toBeUndefined();
     });
+
+    it("keeps the send's traceparent for its statuses to link to, and a send without one has none", async () => {
+      const traced = wamid();
+      const untraced = wamid();
+      const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+      const sent = { tenantId: "default", phoneNumberId: "106540352242922", turnId: "turn-2", part: 0 };
+      const conversationKey = "default:106540352242922:2348012345678";
+      await store.recordSent({
+        ...sent,
+        wamid: traced,
+        conversationKey,
+        to: "2348012345678",
+        sentAt: 7,
+        traceparent,
+      });
+      await store.recordSent({ ...sent, wamid: untraced, conversationKey, to: "2348012345678", sentAt: 8 });
+      await update(traced, "delivered", T0);
+      expect((await store.get("default", traced))?.sent?.traceparent).toBe(traceparent);
+      expect((await store.get("default", untraced))?.sent).not.toHaveProperty("traceparent");
+    });
   });
 }

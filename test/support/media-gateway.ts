@@ -7,7 +7,7 @@ import { startAll, startEmbedded } from "../../src/app/index.js";
 import type { Responder, TurnInput } from "../../src/conversation/index.js";
 import { type InboundSpecOf, mixedWebhook } from "../../src/dev/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
-import { createLogger } from "../../src/observability/index.js";
+import { createLogger, type Tracing } from "../../src/observability/index.js";
 import type { MessageStore } from "../../src/store/index.js";
 import { openPostgresMessageStore } from "../../src/store/postgres/index.js";
 import { embeddedEnvConfig } from "./embedded-config.js";
@@ -56,7 +56,12 @@ export async function startMediaGateway(
   cleanups: (() => Promise<void>)[],
   env: Record<string, string>,
   media?: Record<string, unknown>,
-  options: { readonly ownResponder?: boolean; readonly backend?: "embedded" | "redis" } = {},
+  options: {
+    readonly ownResponder?: boolean;
+    readonly backend?: "embedded" | "redis";
+    /** The gateway's tracing (an in-memory capture); default off. */
+    readonly tracing?: Tracing;
+  } = {},
 ): Promise<MediaGateway> {
   const fake = await startFake();
   const dataDir = mkdtempSync(join(tmpdir(), "ss-voice-"));
@@ -91,7 +96,10 @@ export async function startMediaGateway(
         };
   const tenant = media === undefined ? "default" : "acme";
   const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" });
-  const answering = options.ownResponder === true ? {} : { responder };
+  const answering = {
+    ...(options.ownResponder === true ? {} : { responder }),
+    ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
+  };
   let store: MessageStore;
   let running: { readonly url: string; close(): Promise<void> };
   if (options.backend === "redis") {

@@ -27,6 +27,7 @@ interface Row {
   sent_to: string | null;
   sent_recipient: string | null;
   reengagement: number | null;
+  traceparent: string | null;
   status: string | null;
   status_rank: number | null;
   status_at: number | null;
@@ -50,11 +51,15 @@ CREATE TABLE IF NOT EXISTS delivery_messages (
 CREATE INDEX IF NOT EXISTS delivery_messages_expiry ON delivery_messages (expires_at);
 `;
 
-/** A file written before a status existed lacks its `at_<status>` column (the table is created once). */
-function addMissingStatusColumns(db: SqliteDatabase): void {
+/**
+ * A file written before a status existed lacks its `at_<status>` column (the table is created once),
+ * and one written before tracing its `traceparent` (the send's span, which its statuses link to).
+ */
+function addMissingColumns(db: SqliteDatabase): void {
   const columns = new Set(
     (db.prepare("PRAGMA table_info(delivery_messages)").all() as { name: string }[]).map((c) => c.name),
   );
+  if (!columns.has("traceparent")) db.exec("ALTER TABLE delivery_messages ADD COLUMN traceparent TEXT");
   for (const status of Object.keys(STATUS_RANK)) {
     if (!columns.has(`at_${status}`))
       db.exec(`ALTER TABLE delivery_messages ADD COLUMN at_${status} INTEGER`);
@@ -83,6 +88,7 @@ function sentOf(tenantId: string, wamid: string, row: Row): SentMessage | undefi
     ...(row.sent_to === null ? {} : { to: row.sent_to }),
     ...(row.sent_recipient === null ? {} : { recipient: row.sent_recipient }),
     ...(row.reengagement === 1 ? { reengagement: true as const } : {}),
+    ...(row.traceparent === null || row.traceparent === undefined ? {} : { traceparent: row.traceparent }),
   };
 }
 
@@ -98,7 +104,7 @@ export function createSqliteDeliveryStatusStore(
   const ttlMs = options.ttlMs ?? 30 * 86_400_000;
   const now = options.now ?? Date.now;
   db.exec(SCHEMA);
-  addMissingStatusColumns(db);
+  addMissingColumns(db);
   const dropExpired = db.prepare(
     "DELETE FROM delivery_messages WHERE tenant_id = ? AND wamid = ? AND expires_at <= ?",
   );
@@ -108,14 +114,15 @@ export function createSqliteDeliveryStatusStore(
   // Like HSET: optional fields the new write lacks keep what was there.
   const upsertSent = db.prepare(`
     INSERT INTO delivery_messages (tenant_id, wamid, phone_number_id, conversation_key, turn_id, part, sent_at,
-      sent_to, sent_recipient, reengagement, expires_at)
+      sent_to, sent_recipient, reengagement, traceparent, expires_at)
     VALUES (@tenantId, @wamid, @phoneNumberId, @conversationKey, @turnId, @part, @sentAt, @to, @recipient,
-      @reengagement, @expiresAt)
+      @reengagement, @traceparent, @expiresAt)
     ON CONFLICT (tenant_id, wamid) DO UPDATE SET phone_number_id = excluded.phone_number_id,
       conversation_key = excluded.conversation_key, turn_id = excluded.turn_id, part = excluded.part,
       sent_at = excluded.sent_at, sent_to = COALESCE(excluded.sent_to, sent_to),
       sent_recipient = COALESCE(excluded.sent_recipient, sent_recipient),
-      reengagement = COALESCE(excluded.reengagement, reengagement), expires_at = excluded.expires_at`);
+      reengagement = COALESCE(excluded.reengagement, reengagement),
+      traceparent = COALESCE(excluded.traceparent, traceparent), expires_at = excluded.expires_at`);
   const upsertStatus = (status: DeliveryStatus) =>
     db.prepare(`
     INSERT INTO delivery_messages (tenant_id, wamid, status, status_rank, status_at, at_${status}, recipient,
@@ -164,6 +171,7 @@ export function createSqliteDeliveryStatusStore(
       to: message.to ?? null,
       recipient: message.recipient ?? null,
       reengagement: message.reengagement === true ? 1 : null,
+      traceparent: message.traceparent ?? null,
       expiresAt: at + ttlMs,
     });
   });

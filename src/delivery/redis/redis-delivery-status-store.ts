@@ -39,6 +39,7 @@ function sentOf(tenantId: string, wamid: string, hash: Record<string, string>): 
     ...(hash.to === undefined ? {} : { to: hash.to }),
     ...(hash.sentRecipient === undefined ? {} : { recipient: hash.sentRecipient }),
     ...(hash.reengagement === "1" ? { reengagement: true as const } : {}),
+    ...(hash.traceparent === undefined ? {} : { traceparent: hash.traceparent }),
   };
 }
 
@@ -68,6 +69,7 @@ export function createRedisDeliveryStatusStore(
       if (message.to !== undefined) fields.to = message.to;
       if (message.recipient !== undefined) fields.sentRecipient = message.recipient;
       if (message.reengagement === true) fields.reengagement = "1";
+      if (message.traceparent !== undefined) fields.traceparent = message.traceparent;
       await redis.multi().hset(key, fields).expire(key, ttl).exec();
     },
 
