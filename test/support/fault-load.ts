@@ -172,3 +172,52 @@ export function quantile(values: readonly number[], q: number): number | undefin
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
+
+/** What `driveLoadThroughFault` measured. */
+export interface FaultRun {
+  readonly ledger: AckLedger;
+  readonly faultStartedAt: number;
+  readonly faultEndedAt: number;
+  /** Messages still unacknowledged after Meta's redelivery (should be 0). */
+  readonly unacked: number;
+  /** When the wait for answers ended (all answered, or timed out). */
+  readonly answeredAt: number;
+}
+
+/**
+ * The shape of every Redis-mode scenario: open-loop load; `fault` started
+ * `faultAfterMs` into it (it resolves once the fault is over); then Meta's
+ * redelivery of what was not acknowledged; then a wait until `answered()`
+ * holds (or `answerTimeoutMs`), and `settleMs` more so late duplicates show.
+ */
+export async function driveLoadThroughFault(options: {
+  messages: readonly LoadMessage[];
+  ratePerSecond: number;
+  baseUrl: () => string;
+  faultAfterMs: number;
+  fault: () => Promise<void>;
+  answered: () => boolean;
+  answerTimeoutMs?: number;
+  settleMs?: number;
+  postTimeoutMs?: number;
+}): Promise<FaultRun> {
+  const ledger = new AckLedger();
+  const load = sendOpenLoop({
+    ledger,
+    messages: options.messages,
+    ratePerSecond: options.ratePerSecond,
+    baseUrl: options.baseUrl,
+    ...(options.postTimeoutMs === undefined ? {} : { timeoutMs: options.postTimeoutMs }),
+  });
+  await new Promise((resolve) => setTimeout(resolve, options.faultAfterMs));
+  const faultStartedAt = Date.now();
+  await options.fault();
+  const faultEndedAt = Date.now();
+  await load;
+  const unacked = await redeliverUnacked({ ledger, messages: options.messages, baseUrl: options.baseUrl });
+  const until = Date.now() + (options.answerTimeoutMs ?? 60_000);
+  while (!options.answered() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+  const answeredAt = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 2000));
+  return { ledger, faultStartedAt, faultEndedAt, unacked, answeredAt };
+}
