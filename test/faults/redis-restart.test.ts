@@ -8,14 +8,16 @@ import { createOwnRedis, type OwnRedis } from "../support/own-redis.js";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Scenario 1: Redis (AOF on, appendfsync everysec) shut down cleanly and
- * started again in the middle of the load. SIGTERM makes Redis fsync its
- * AOF before it exits, so every write it answered is on disk and reloaded:
- * nothing acknowledged may be lost. (A kill -9 of Redis, or of its host,
- * can lose up to a second of acknowledged writes under everysec: see
- * docs/guarantees.md, "The fault suite".)
+ * Scenario 1: Redis (AOF on, appendfsync everysec) stopped and started
+ * again in the middle of the load. SIGTERM makes Redis fsync its AOF before
+ * it exits. Under everysec Redis write()s each command to the AOF before it
+ * answers and fsyncs once a second, so a kill -9 of the Redis *process*
+ * leaves every answered write in the kernel's page cache, and it is reloaded
+ * too: nothing acknowledged may be lost either way. What this cannot test is
+ * a crash of the host (power, kernel): that loses up to the last second of
+ * acknowledged writes (docs/guarantees.md, "The fault suite").
  */
-describe("fault: Redis restarted mid-load (AOF everysec, clean shutdown)", () => {
+describe("fault: Redis restarted mid-load (AOF everysec)", () => {
   let redis: OwnRedis | undefined;
   let gateway: RedisGateway | undefined;
   afterEach(async () => {
@@ -23,53 +25,61 @@ describe("fault: Redis restarted mid-load (AOF everysec, clean shutdown)", () =>
     await redis?.close();
   });
 
-  it("answers every acknowledged message exactly once; ingress and workers reconnect", async () => {
-    redis = await createOwnRedis({ appendonly: true });
-    await redis.start();
-    const own = redis;
-    gateway = await startRedisGateway({ label: "fault-redis-restart", redisUrl: own.url, workers: 2 });
-    const g = gateway;
-    const messages = loadMessages({
-      run: "restart",
-      conversations: 150,
-      perConversation: 2,
-      customerBase: 2348100000000,
-    });
-    const ledger = new AckLedger();
-    const load = sendOpenLoop({ ledger, messages, ratePerSecond: 40, baseUrl: () => g.url });
-    await sleep(3000);
-    const stoppedAt = Date.now();
-    await own.stop("SIGTERM");
-    await sleep(1000);
-    await own.start();
-    const restartedAt = Date.now();
-    await load;
-    const firstAckAfter = Math.min(
-      ...ledger
-        .all()
-        .filter((a) => a.result === 200 && a.at >= restartedAt)
-        .map((a) => a.at + a.ms),
-    );
-    const unacked = await redeliverUnacked({ ledger, messages, baseUrl: () => g.url });
-    expect(unacked).toBe(0);
-    await eventually(
-      () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
-      60_000,
-      200,
-    ).catch(() => {});
-    await sleep(2000);
-    const figures = deliveryFigures({ messages, ledger, replies: g.fake.fake.messages(), replyOf: echoedId });
-    printFigures("redis-restart", {
-      ...figures,
-      redisDownMs: restartedAt - stoppedAt,
-      firstAckAfterRestartMs: firstAckAfter - restartedAt,
-      ingressAlive: g.ingress.alive(),
-      workersAlive: g.workers.filter((w) => w.child.exitCode === null).length,
-    });
-    expect(figures.lost, g.logs().slice(-4000)).toEqual([]);
-    expect(figures.duplicated).toEqual([]);
-    expect(figures.unmatched).toBe(0);
-    expect(figures.answered).toBe(messages.length);
-    expect(g.ingress.alive()).toBe(true);
-  });
+  it.each(["SIGTERM", "SIGKILL"] as const)(
+    "%s: every acknowledged message answered exactly once; ingress and workers reconnect",
+    async (signal) => {
+      redis = await createOwnRedis({ appendonly: true });
+      await redis.start();
+      const own = redis;
+      gateway = await startRedisGateway({ label: "fault-redis-restart", redisUrl: own.url, workers: 2 });
+      const g = gateway;
+      const messages = loadMessages({
+        run: `restart${signal}`,
+        conversations: 150,
+        perConversation: 2,
+        customerBase: 2348100000000,
+      });
+      const ledger = new AckLedger();
+      const load = sendOpenLoop({ ledger, messages, ratePerSecond: 40, baseUrl: () => g.url });
+      await sleep(3000);
+      const stoppedAt = Date.now();
+      await own.stop(signal);
+      await sleep(1000);
+      await own.start();
+      const restartedAt = Date.now();
+      await load;
+      const firstAckAfter = Math.min(
+        ...ledger
+          .all()
+          .filter((a) => a.result === 200 && a.at >= restartedAt)
+          .map((a) => a.at + a.ms),
+      );
+      const unacked = await redeliverUnacked({ ledger, messages, baseUrl: () => g.url });
+      expect(unacked).toBe(0);
+      await eventually(
+        () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
+        60_000,
+        200,
+      ).catch(() => {});
+      await sleep(2000);
+      const figures = deliveryFigures({
+        messages,
+        ledger,
+        replies: g.fake.fake.messages(),
+        replyOf: echoedId,
+      });
+      printFigures(`redis-restart-${signal}`, {
+        ...figures,
+        redisDownMs: restartedAt - stoppedAt,
+        firstAckAfterRestartMs: firstAckAfter - restartedAt,
+        ingressAlive: g.ingress.alive(),
+        workersAlive: g.workers.filter((w) => w.child.exitCode === null).length,
+      });
+      expect(figures.lost, g.logs().slice(-4000)).toEqual([]);
+      expect(figures.duplicated).toEqual([]);
+      expect(figures.unmatched).toBe(0);
+      expect(figures.answered).toBe(messages.length);
+      expect(g.ingress.alive()).toBe(true);
+    },
+  );
 });
