@@ -82,8 +82,9 @@ describe("fault: Redis unreachable for 10 s mid-load", () => {
     expect(during.length).toBeGreaterThan(100);
     // Never a 200 without Redis, never a hang: a 503 Meta retries.
     expect(during.every((a) => a.result === 503)).toBe(true);
-    expect(Math.max(...during.map((a) => a.ms))).toBeLessThan(2500);
-    expect(firstAckAfterMs).toBeLessThan(3000);
+    // 1.5 s of INGRESS_ENQUEUE_TIMEOUT_MS plus the request, with room for a busy 2-core CI machine.
+    expect(Math.max(...during.map((a) => a.ms))).toBeLessThan(3000);
+    expect(firstAckAfterMs).toBeLessThan(5000);
     expect(figures.lost, g.logs().slice(-4000)).toEqual([]);
     expect(figures.duplicated).toEqual([]);
     expect(figures.answered).toBe(messages.length);

@@ -74,6 +74,10 @@ export async function createOwnRedis(options: { appendonly: boolean }): Promise<
     async start() {
       if (child !== undefined) return;
       const started = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
+      let spawnError: Error | undefined;
+      started.once("error", (error) => {
+        spawnError = error;
+      });
       started.stdout?.on("data", (chunk) => {
         log += String(chunk);
       });
@@ -93,6 +97,8 @@ export async function createOwnRedis(options: { appendonly: boolean }): Promise<
           } catch {
             probe.disconnect();
           }
+          if (spawnError !== undefined)
+            throw new Error(`cannot run redis-server (is it installed?): ${spawnError.message}`);
           if (started.exitCode !== null) throw new Error(`redis-server exited: ${log}`);
           if (Date.now() > until) throw new Error(`redis-server not answering on ${port}: ${log}`);
           await new Promise((resolve) => setTimeout(resolve, 50));
