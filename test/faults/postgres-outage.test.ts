@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "../support/eventually.js";
 import { deliveryFigures, echoedId, printFigures } from "../support/fault-figures.js";
 import { type RedisGateway, startRedisGateway } from "../support/fault-gateway.js";
-import { AckLedger, loadMessages, redeliverUnacked, sendOpenLoop } from "../support/fault-load.js";
+import { driveLoadThroughFault, loadMessages } from "../support/fault-load.js";
 import { createTestPool, dropSchema, TEST_DATABASE_URL, uniqueSchema } from "../support/postgres.js";
 import { TEST_REDIS_URL } from "../support/redis.js";
 import { TcpProxy } from "../support/tcp-proxy.js";
@@ -55,21 +55,21 @@ describe("fault: PostgreSQL (message log) unreachable for 10 s mid-load", () => 
       perConversation: 2,
       customerBase: 2348120000000,
     });
-    const ledger = new AckLedger();
-    const load = sendOpenLoop({ ledger, messages, ratePerSecond: 15, baseUrl: () => g.url });
-    await sleep(4000);
-    const cutAt = Date.now();
-    await p.stop();
-    await sleep(OUTAGE_MS);
-    await p.start();
-    const restoredAt = Date.now();
-    await load;
-    const unacked = await redeliverUnacked({ ledger, messages, baseUrl: () => g.url });
-    await eventually(
-      () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
-      90_000,
-      200,
-    ).catch(() => {});
+    const run = await driveLoadThroughFault({
+      messages,
+      ratePerSecond: 15,
+      baseUrl: () => g.url,
+      faultAfterMs: 4000,
+      fault: async () => {
+        await p.stop();
+        await sleep(OUTAGE_MS);
+        await p.start();
+      },
+      answered: () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
+      answerTimeoutMs: 90_000,
+      settleMs: 0,
+    });
+    const { ledger, faultStartedAt: cutAt, faultEndedAt: restoredAt } = run;
     const lastReply = Math.max(...g.fake.fake.messages().map((m) => m.receivedAt));
     const replies = g.fake.fake.messages().length;
     // The log: every customer message, every reply, and each reply's Meta wamid once it was sent.
@@ -102,7 +102,7 @@ describe("fault: PostgreSQL (message log) unreachable for 10 s mid-load", () => 
       ingressAlive: g.ingress.alive(),
       workersAlive: g.workers.filter((w) => w.child.exitCode === null).length,
     });
-    expect(unacked).toBe(0);
+    expect(run.unacked).toBe(0);
     expect(g.ingress.alive()).toBe(true);
     expect(
       g.workers.every((w) => w.child.exitCode === null),

@@ -1,13 +1,21 @@
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually } from "../support/eventually.js";
 import { deliveryFigures, echoedId, printFigures } from "../support/fault-figures.js";
 import { type RedisGateway, startRedisGateway } from "../support/fault-gateway.js";
-import { AckLedger, loadMessages, redeliverUnacked, sendOpenLoop } from "../support/fault-load.js";
+import { driveLoadThroughFault, loadMessages } from "../support/fault-load.js";
 import { TEST_REDIS_URL } from "../support/redis.js";
 import { TcpProxy } from "../support/tcp-proxy.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const OUTAGE_MS = 10_000;
+/**
+ * A send in flight when its worker loses Redis for longer than WORKER_LOCK_MS: Meta has it, the worker
+ * cannot record it until Redis returns, and by then the job's lock has lapsed and another worker may take
+ * the job over as stalled and send it again, once ("outcome unknown"), as after a kill.
+ */
+const IN_FLIGHT_WINDOW_MS = 1000;
 
 /**
  * Scenario 2: Redis unreachable for 10 s in the middle of the load (a proxy
@@ -41,29 +49,26 @@ describe("fault: Redis unreachable for 10 s mid-load", () => {
       perConversation: 2,
       customerBase: 2348110000000,
     });
-    const ledger = new AckLedger();
     // 20 s of load at 20/s: 4 s before the cut, 10 s without Redis, 6 s after.
-    const load = sendOpenLoop({ ledger, messages, ratePerSecond: 20, baseUrl: () => g.url, timeoutMs: 8000 });
-    await sleep(4000);
-    const cutAt = Date.now();
-    await p.stop();
-    await sleep(OUTAGE_MS);
-    await p.start();
-    const restoredAt = Date.now();
-    await load;
+    const run = await driveLoadThroughFault({
+      messages,
+      ratePerSecond: 20,
+      baseUrl: () => g.url,
+      faultAfterMs: 4000,
+      fault: async () => {
+        await p.stop();
+        await sleep(OUTAGE_MS);
+        await p.start();
+      },
+      answered: () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
+      postTimeoutMs: 8000,
+    });
+    const { ledger, faultStartedAt: cutAt, faultEndedAt: restoredAt } = run;
     // Posts begun well inside the outage (a post may wait up to 1.5 s for a reconnect before its 503).
     const during = ledger.all().filter((a) => a.at >= cutAt + 200 && a.at + 2000 <= restoredAt);
     const afterRestore = ledger.all().filter((a) => a.result === 200 && a.at >= restoredAt);
     const firstAckAfterMs =
       afterRestore.length === 0 ? undefined : Math.min(...afterRestore.map((a) => a.at + a.ms)) - restoredAt;
-    const unacked = await redeliverUnacked({ ledger, messages, baseUrl: () => g.url });
-    await eventually(
-      () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
-      60_000,
-      200,
-    ).catch(() => {});
-    const allAnsweredAt = Date.now();
-    await sleep(2000);
     const figures = deliveryFigures({ messages, ledger, replies: g.fake.fake.messages(), replyOf: echoedId });
     const duringResults: Record<string, number> = {};
     for (const a of during) duringResults[String(a.result)] = (duringResults[String(a.result)] ?? 0) + 1;
@@ -74,11 +79,19 @@ describe("fault: Redis unreachable for 10 s mid-load", () => {
       postsDuringOutage: duringResults,
       slowestPostDuringOutageMs: Math.max(...during.map((a) => a.ms)),
       firstAckAfterRestoreMs: firstAckAfterMs,
-      backlogAnsweredAfterRestoreMs: Math.min(lastReply, allAnsweredAt) - restoredAt,
+      backlogAnsweredAfterRestoreMs: Math.min(lastReply, run.answeredAt) - restoredAt,
+      // Each doubled reply's copies, ms from the cut.
+      duplicateCopiesFromCutMs: figures.duplicated.map((id) =>
+        g.fake.fake
+          .messages()
+          .filter((m) => echoedId(m) === id)
+          .map((m) => m.receivedAt - cutAt)
+          .join("/"),
+      ),
       ingressAlive: g.ingress.alive(),
       workersAlive: g.workers.filter((w) => w.child.exitCode === null).length,
     });
-    expect(unacked).toBe(0);
+    expect(run.unacked).toBe(0);
     expect(during.length).toBeGreaterThan(100);
     // Never a 200 without Redis, never a hang: a 503 Meta retries.
     expect(during.every((a) => a.result === 503)).toBe(true);
@@ -86,7 +99,23 @@ describe("fault: Redis unreachable for 10 s mid-load", () => {
     expect(Math.max(...during.map((a) => a.ms))).toBeLessThan(3000);
     expect(firstAckAfterMs).toBeLessThan(5000);
     expect(figures.lost, g.logs().slice(-4000)).toEqual([]);
-    expect(figures.duplicated).toEqual([]);
+    const firstCopy = (id: string) =>
+      Math.min(
+        ...g.fake.fake
+          .messages()
+          .filter((m) => echoedId(m) === id)
+          .map((m) => m.receivedAt),
+      );
+    const copies = (id: string) => g.fake.fake.messages().filter((m) => echoedId(m) === id).length;
+    const unexplained = figures.duplicated.filter(
+      (id) => copies(id) > 2 || Math.abs(firstCopy(id) - cutAt) > IN_FLIGHT_WINDOW_MS,
+    );
+    if (figures.duplicated.length > 0) {
+      const path = join(tmpdir(), `fault-redis-outage-${Date.now()}.log`);
+      writeFileSync(path, g.logs());
+      process.stdout.write(`redis-outage: doubled replies; the processes' logs are in ${path}\n`);
+    }
+    expect(unexplained).toEqual([]);
     expect(figures.answered).toBe(messages.length);
     expect(g.ingress.alive()).toBe(true);
     expect(g.workers.every((w) => w.child.exitCode === null)).toBe(true);

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { eventually } from "../support/eventually.js";
 import { deliveryFigures, echoedId, printFigures } from "../support/fault-figures.js";
 import { type RedisGateway, startRedisGateway } from "../support/fault-gateway.js";
-import { AckLedger, loadMessages, redeliverUnacked, sendOpenLoop } from "../support/fault-load.js";
+import { driveLoadThroughFault, loadMessages } from "../support/fault-load.js";
 import { createOwnRedis, type OwnRedis } from "../support/own-redis.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,29 +38,28 @@ describe("fault: Redis restarted mid-load (AOF everysec)", () => {
         perConversation: 2,
         customerBase: 2348100000000,
       });
-      const ledger = new AckLedger();
-      const load = sendOpenLoop({ ledger, messages, ratePerSecond: 40, baseUrl: () => g.url });
-      await sleep(3000);
-      const stoppedAt = Date.now();
-      await own.stop(signal);
-      await sleep(1000);
-      await own.start();
-      const restartedAt = Date.now();
-      await load;
+      let restartedAt = 0;
+      const run = await driveLoadThroughFault({
+        messages,
+        ratePerSecond: 40,
+        baseUrl: () => g.url,
+        faultAfterMs: 3000,
+        fault: async () => {
+          await own.stop(signal);
+          await sleep(1000);
+          await own.start();
+          restartedAt = Date.now();
+        },
+        answered: () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
+      });
+      const { ledger } = run;
       const firstAckAfter = Math.min(
         ...ledger
           .all()
           .filter((a) => a.result === 200 && a.at >= restartedAt)
           .map((a) => a.at + a.ms),
       );
-      const unacked = await redeliverUnacked({ ledger, messages, baseUrl: () => g.url });
-      expect(unacked).toBe(0);
-      await eventually(
-        () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
-        60_000,
-        200,
-      ).catch(() => {});
-      await sleep(2000);
+      expect(run.unacked).toBe(0);
       const figures = deliveryFigures({
         messages,
         ledger,
@@ -70,7 +68,7 @@ describe("fault: Redis restarted mid-load (AOF everysec)", () => {
       });
       printFigures(`redis-restart-${signal}`, {
         ...figures,
-        redisDownMs: restartedAt - stoppedAt,
+        redisDownMs: restartedAt - run.faultStartedAt,
         firstAckAfterRestartMs: firstAckAfter - restartedAt,
         ingressAlive: g.ingress.alive(),
         workersAlive: g.workers.filter((w) => w.child.exitCode === null).length,
