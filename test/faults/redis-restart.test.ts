@@ -12,7 +12,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * it exits. Under everysec Redis write()s each command to the AOF before it
  * answers and fsyncs once a second, so a kill -9 of the Redis *process*
  * leaves every answered write in the kernel's page cache, and it is reloaded
- * too: nothing acknowledged may be lost either way. What this cannot test is
+ * too: nothing acknowledged may be lost either way (short of a disk so slow that
+ * Redis postpones its AOF writes behind a running fsync). What this cannot test is
  * a crash of the host (power, kernel): that loses up to the last second of
  * acknowledged writes (docs/guarantees.md, "The fault suite").
  */
