@@ -193,6 +193,8 @@ export function createSendReply(deps: SendReplyDeps) {
     }
 
     const failedAttempts = data.failedAttempts ?? 0;
+    // A job taken over while this worker was cut off from Redis is the new owner's to send (it throws).
+    await job.ensureOwned?.();
     await job.updateData({ ...data, unknownOutcomeRetried, sending: true });
     try {
       // Meta prepends the business number's country code to a `to` without "+", which can reach the

@@ -77,4 +77,10 @@ export interface QueueJob<T> {
   readonly data: T;
   /** Replaces the job's data durably (it survives a crash of the process). */
   updateData(data: T): Promise<void>;
+  /**
+   * Throws if this process no longer holds the job (Redis: its lock lapsed while the worker was cut off,
+   * and another worker took the job over). Called before a side effect. The embedded runner has no such
+   * case and leaves it out.
+   */
+  ensureOwned?(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { SharpsharpError } from "../../src/errors/index.js";
 import { giveUp, type JobHandler, jobDone, retryAt } from "../../src/queue/index.js";
-import { bullProcessor } from "../../src/queue/redis/index.js";
+import { bullProcessor, JobLockLostError } from "../../src/queue/redis/index.js";
 import { eventually } from "../support/eventually.js";
 import { deleteKeys, skipWithoutRedis, TEST_REDIS_URL, uniquePrefix } from "../support/redis.js";
 
@@ -15,14 +15,17 @@ describe.skipIf(skipWithoutRedis)("job outcomes on BullMQ (bullProcessor)", () =
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  let prefix = "";
   async function start(handler: JobHandler<{ step: number }>) {
-    const prefix = uniquePrefix("outcome");
+    prefix = uniquePrefix("outcome");
     const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
     const queue = new Queue<{ step: number }>(Q, { connection: redis, prefix });
     const worker = new Worker<{ step: number }, string>(Q, bullProcessor(handler), {
       connection: redis,
       prefix,
     });
+    // A job taken over from this worker cannot be finished by it: BullMQ reports that as an error event.
+    worker.on("error", () => {});
     cleanups.push(async () => {
       await worker.close(true);
       await queue.close();
@@ -73,5 +76,36 @@ describe.skipIf(skipWithoutRedis)("job outcomes on BullMQ (bullProcessor)", () =
     const job = await queue.getJob("give-up-1");
     expect(runs).toBe(1);
     expect(job?.failedReason).toBe("outcome_unknown (Graph code 131000)");
+  });
+
+  it("ensureOwned passes while the worker holds the job, and throws once another worker took it over", async () => {
+    const checks: unknown[] = [];
+    let sideEffects = 0;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const queue = await start(async (job) => {
+      checks.push(await job.ensureOwned?.().then(() => "owned"));
+      await held;
+      try {
+        await job.ensureOwned?.();
+        sideEffects += 1;
+      } catch (error) {
+        checks.push(error);
+      }
+      return jobDone("x");
+    });
+    await queue.add("j", { step: 0 }, { jobId: "owned-1" });
+    await eventually(() => checks.length === 1);
+    // What a stalled-job check of another worker leaves after this one was cut off longer than its lock.
+    const admin = new Redis(TEST_REDIS_URL);
+    await admin.set(`${prefix}:${Q}:owned-1:lock`, "another-workers-token");
+    admin.disconnect();
+    release();
+    await eventually(() => checks.length === 2);
+    expect(checks[0]).toBe("owned");
+    expect(checks[1]).toBeInstanceOf(JobLockLostError);
+    expect(sideEffects).toBe(0);
   });
 });

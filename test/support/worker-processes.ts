@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
+import { spawnCli } from "./cli-process.js";
 import { GRAPH_TOKEN } from "./fake-graph.js";
 import { APP_SECRET, VERIFY_TOKEN } from "./ingress-harness.js";
 import { TEST_REDIS_URL } from "./redis.js";
-
-const bin = fileURLToPath(new URL("../../bin/sharpsharp.js", import.meta.url));
 
 /** A `sharpsharp worker` child process and what it printed. */
 export interface WorkerProcess {
@@ -14,7 +12,10 @@ export interface WorkerProcess {
   ready(timeoutMs?: number): Promise<void>;
 }
 
-/** Spawns and tracks built `sharpsharp worker` processes; `killAll` SIGKILLs every one still alive. */
+/**
+ * Spawns and tracks built `sharpsharp worker` processes; `killAll` SIGKILLs every one still alive.
+ * `env` (and each spawn's own) may override any default, REDIS_URL included.
+ */
 export function createWorkerProcesses(base: {
   prefix: string;
   graphUrl: string;
@@ -23,43 +24,27 @@ export function createWorkerProcesses(base: {
   const spawned: WorkerProcess[] = [];
   return {
     spawn(extraEnv: Record<string, string> = {}): WorkerProcess {
-      let output = "";
-      const child = spawn(process.execPath, [bin, "worker"], {
-        env: {
-          PATH: process.env.PATH ?? "",
-          REDIS_URL: TEST_REDIS_URL,
-          REDIS_PREFIX: base.prefix,
-          GRAPH_API_BASE_URL: base.graphUrl,
-          WHATSAPP_TOKEN: GRAPH_TOKEN,
-          WHATSAPP_APP_SECRET: APP_SECRET,
-          WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
-          COALESCE_WINDOW_MS: "0",
-          COALESCE_MAX_MS: "0",
-          HOST: "127.0.0.1",
-          PORT: "0",
-          ADMIN_PORT: "0",
-          LOG_LEVEL: "info",
-          ...base.env,
-          ...extraEnv,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      child.stdout?.on("data", (chunk) => {
-        output += String(chunk);
-      });
-      child.stderr?.on("data", (chunk) => {
-        output += String(chunk);
+      const cli = spawnCli("worker", {
+        REDIS_URL: TEST_REDIS_URL,
+        REDIS_PREFIX: base.prefix,
+        GRAPH_API_BASE_URL: base.graphUrl,
+        WHATSAPP_TOKEN: GRAPH_TOKEN,
+        WHATSAPP_APP_SECRET: APP_SECRET,
+        WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
+        COALESCE_WINDOW_MS: "0",
+        COALESCE_MAX_MS: "0",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        ADMIN_PORT: "0",
+        LOG_LEVEL: "info",
+        ...base.env,
+        ...extraEnv,
       });
       const worker: WorkerProcess = {
-        child,
-        output: () => output,
+        child: cli.child,
+        output: cli.output,
         async ready(timeoutMs = 10_000) {
-          const until = Date.now() + timeoutMs;
-          while (!output.includes("sharpsharp worker running")) {
-            if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}: ${output}`);
-            if (Date.now() > until) throw new Error(`worker not ready within ${timeoutMs} ms: ${output}`);
-            await new Promise((resolve) => setTimeout(resolve, 25));
-          }
+          await cli.waitFor(/sharpsharp worker running/, timeoutMs);
         },
       };
       spawned.push(worker);

@@ -39,7 +39,8 @@ export function createOutboundWorker(
   handler: JobHandler<OutboundJob>,
   options: OutboundWorkerOptions = {},
 ): OutboundWorker {
-  const worker = new Worker<OutboundJob, string>(QUEUE_NAMES.outbound, bullProcessor(handler), {
+  const processor = bullProcessor(handler, options.lockMs === undefined ? {} : { lockMs: options.lockMs });
+  const worker = new Worker<OutboundJob, string>(QUEUE_NAMES.outbound, processor, {
     connection: deps.redis,
     prefix: deps.prefix,
     concurrency: options.concurrency ?? 16,

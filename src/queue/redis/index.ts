@@ -1,4 +1,4 @@
-export { bullProcessor } from "./bull-processor.js";
+export { bullProcessor, JobLockLostError } from "./bull-processor.js";
 export {
   createEventStreamRunner,
   type EventStreamRunner,
