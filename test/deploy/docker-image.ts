@@ -12,6 +12,9 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
+/** The system trust store of Debian and Ubuntu hosts. */
+const HOST_CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
+
 /** A command's outcome; throws (with its output) when it could not run or failed, unless `allowFailure`. */
 export function run(
   command: string,
@@ -83,23 +86,21 @@ export function ensureBaseImage(tag: string, mirror: string, log: (line: string)
     cpSync(join(prefix, "lib/node_modules/npm"), join(local, "lib/node_modules/npm"), { recursive: true });
     symlinkSync("../lib/node_modules/npm/bin/npm-cli.js", join(local, "bin/npm"));
     symlinkSync("../lib/node_modules/npm/bin/npx-cli.js", join(local, "bin/npx"));
+    // This machine's trust store, for npm's TLS: it may trust a proxy that intercepts TLS, as some build
+    // machines do (the official images trust only the public authorities, which such a proxy is not).
+    const changes = ["ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"];
+    changes.push("ENV npm_config_nodedir=/usr/local");
+    if (existsSync(HOST_CA_BUNDLE)) {
+      mkdirSync(join(rootfs, dirname(HOST_CA_BUNDLE)), { recursive: true });
+      cpSync(HOST_CA_BUNDLE, join(rootfs, HOST_CA_BUNDLE));
+      changes.push(`ENV NODE_EXTRA_CA_CERTS=${HOST_CA_BUNDLE}`, `ENV npm_config_cafile=${HOST_CA_BUNDLE}`);
+    }
     const archives = join(rootfs, "var/cache/apt/archives");
     for (const deb of readdirSync(archives).filter((name) => name.endsWith(".deb")))
       rmSync(join(archives, deb));
-    run(
-      "bash",
-      [
-        "-c",
-        'tar -C "$1" -c . | docker import --change "$2" --change "$3" --change "$4" - "$5"',
-        "import",
-        rootfs,
-        "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-        "ENV npm_config_nodedir=/usr/local",
-        'CMD ["node"]',
-        tag,
-      ],
-      { timeout: 10 * 60_000 },
-    );
+    const changeFlags = changes.flatMap((change) => ["--change", change]);
+    const script = 'rootfs="$1"; tag="$2"; shift 2; tar -C "$rootfs" -c . | docker import "$@" - "$tag"';
+    run("bash", ["-c", script, "import", rootfs, tag, ...changeFlags], { timeout: 10 * 60_000 });
     log(`base image ${tag} imported: ${Math.round((Date.now() - started) / 1000)} s in all`);
   } finally {
     rmSync(rootfs, { recursive: true, force: true });
