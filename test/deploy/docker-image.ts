@@ -1,5 +1,6 @@
 import { type SpawnSyncOptions, spawnSync } from "node:child_process";
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -75,6 +76,8 @@ export function ensureBaseImage(tag: string, mirror: string, log: (line: string)
   }
   const prefix = dirname(dirname(realpathSync(process.execPath)));
   const rootfs = mkdtempSync(join(tmpdir(), "sharpsharp-rootfs-"));
+  // The folder becomes the image's `/`: mkdtemp's 0700 would keep every user but root out of it.
+  chmodSync(rootfs, 0o755);
   try {
     const started = Date.now();
     run("debootstrap", ["--variant=minbase", "bookworm", rootfs, mirror], { timeout: 20 * 60_000 });
