@@ -4,11 +4,10 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { startAll } from "../../src/app/index.js";
-import { loadConfig } from "../../src/config/index.js";
-import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
+import { embeddedEnvConfig, postSignedWebhook } from "../support/embedded-config.js";
 import { eventually } from "../support/eventually.js";
-import { GRAPH_TOKEN, startFake } from "../support/fake-graph.js";
+import { startFake } from "../support/fake-graph.js";
 import { BACKENDS, skipBackend } from "../support/gateway-harness.js";
 import { deleteKeys, TEST_REDIS_URL, uniquePrefix } from "../support/redis.js";
 import { textWebhook } from "../support/webhook-builder.js";
@@ -28,23 +27,12 @@ describe.each(BACKENDS)("sharpsharp start on %s (ingress and workers in one proc
     "answers a signed webhook and serves the workers' metrics on the ingress's /metrics",
     async () => {
       const fake = await startFake();
-      const config = loadConfig({
-        env: {
-          WHATSAPP_APP_SECRET: "s",
-          WHATSAPP_VERIFY_TOKEN: "v",
-          WHATSAPP_TOKEN: GRAPH_TOKEN,
-          GRAPH_API_BASE_URL: fake.url,
-          // Without REDIS_URL, startAll runs embedded on SQLite in SHARPSHARP_DATA_DIR.
-          ...(backend === "redis" ? { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix } : {}),
-          SHARPSHARP_DATA_DIR: dataDir,
-          HOST: "127.0.0.1",
-          PORT: "0",
-          ADMIN_PORT: "0",
-          COALESCE_WINDOW_MS: "0",
-          COALESCE_MAX_MS: "0",
-        },
-        cwd: process.cwd(),
-      });
+      // Without REDIS_URL, startAll runs embedded on SQLite in SHARPSHARP_DATA_DIR.
+      const config = embeddedEnvConfig(
+        fake.url,
+        dataDir,
+        backend === "redis" ? { REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: prefix } : {},
+      );
       const running = await startAll(config, { logger: createLogger({ level: "silent" }) });
       try {
         await eventually(async () => (await fetch(`${running.url}/readyz`)).status === 200);
@@ -58,11 +46,7 @@ describe.each(BACKENDS)("sharpsharp start on %s (ingress and workers in one proc
             },
           ],
         ]);
-        const response = await fetch(`${running.url}/webhook`, {
-          method: "POST",
-          body,
-          headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, "s") },
-        });
+        const response = await postSignedWebhook(running.url, body);
         expect(response.status).toBe(200);
         await eventually(() => fake.fake.messages().length === 1, 5000);
         const metrics = await (await fetch(`${running.adminUrl}/metrics`)).text();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAll } from "../../src/app/index.js";
-import { loadConfig } from "../../src/config/index.js";
-import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
+import { postSignedWebhook, startEnvConfig } from "../support/embedded-config.js";
 import { eventually } from "../support/eventually.js";
-import { GRAPH_TOKEN, startFake } from "../support/fake-graph.js";
+import { startFake } from "../support/fake-graph.js";
 import { uniquePrefix } from "../support/redis.js";
 import {
   redisCli,
@@ -29,22 +28,10 @@ describe.skipIf(topologySkipReason !== undefined)(title, () => {
   it("finds the primary through Sentinel, answers a message, and after a failover answers the next", async () => {
     const fake = await startFake();
     const prefix = uniquePrefix("sentinel");
-    const config = loadConfig({
-      env: {
-        WHATSAPP_APP_SECRET: "s",
-        WHATSAPP_VERIFY_TOKEN: "v",
-        WHATSAPP_TOKEN: GRAPH_TOKEN,
-        GRAPH_API_BASE_URL: fake.url,
-        REDIS_SENTINELS: `127.0.0.1:${topology.sentinel.port}`,
-        REDIS_SENTINEL_MASTER: SENTINEL_MASTER,
-        REDIS_PREFIX: prefix,
-        HOST: "127.0.0.1",
-        PORT: "0",
-        ADMIN_PORT: "0",
-        COALESCE_WINDOW_MS: "0",
-        COALESCE_MAX_MS: "0",
-      },
-      cwd: process.cwd(),
+    const config = startEnvConfig(fake.url, {
+      REDIS_SENTINELS: `127.0.0.1:${topology.sentinel.port}`,
+      REDIS_SENTINEL_MASTER: SENTINEL_MASTER,
+      REDIS_PREFIX: prefix,
     });
     const running = await startAll(config, { logger: createLogger({ level: "silent" }) });
     /** Posts like Meta: a non-200 answer (503 while Redis changes hands) is sent again until accepted. */
@@ -53,11 +40,7 @@ describe.skipIf(topologySkipReason !== undefined)(title, () => {
       const statuses: number[] = [];
       await eventually(
         async () => {
-          const response = await fetch(`${running.url}/webhook`, {
-            method: "POST",
-            body,
-            headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, "s") },
-          });
+          const response = await postSignedWebhook(running.url, body);
           statuses.push(response.status);
           return response.status === 200;
         },

@@ -3,11 +3,10 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAll } from "../../src/app/index.js";
 import { openRedisClient } from "../../src/app/redis/index.js";
-import { loadConfig } from "../../src/config/index.js";
-import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
+import { postSignedWebhook, startEnvConfig } from "../support/embedded-config.js";
 import { eventually } from "../support/eventually.js";
-import { GRAPH_TOKEN, startFake } from "../support/fake-graph.js";
+import { startFake } from "../support/fake-graph.js";
 import { uniquePrefix } from "../support/redis.js";
 import {
   makeTlsFiles,
@@ -31,8 +30,6 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   let server: RedisProcess;
   let tls: { ca: Buffer; cert: Buffer; key: Buffer };
   const baseEnv = () => ({
-    WHATSAPP_APP_SECRET: "s",
-    WHATSAPP_VERIFY_TOKEN: "v",
     REDIS_URL: `rediss://127.0.0.1:${server.port}`,
     REDIS_TLS_CERT_FILE: files.clientCert,
     REDIS_TLS_KEY_FILE: files.clientKey,
@@ -68,20 +65,10 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   it("records and answers a message over rediss:// with the CA, client certificate and key from files", async () => {
     const fake = await startFake();
     const prefix = uniquePrefix("tls");
-    const config = loadConfig({
-      env: {
-        ...baseEnv(),
-        REDIS_TLS_CA_FILE: files.ca,
-        WHATSAPP_TOKEN: GRAPH_TOKEN,
-        GRAPH_API_BASE_URL: fake.url,
-        REDIS_PREFIX: prefix,
-        HOST: "127.0.0.1",
-        PORT: "0",
-        ADMIN_PORT: "0",
-        COALESCE_WINDOW_MS: "0",
-        COALESCE_MAX_MS: "0",
-      },
-      cwd: process.cwd(),
+    const config = startEnvConfig(fake.url, {
+      ...baseEnv(),
+      REDIS_TLS_CA_FILE: files.ca,
+      REDIS_PREFIX: prefix,
     });
     const running = await startAll(config, { logger: createLogger({ level: "silent" }) });
     const admin = new Redis(`rediss://127.0.0.1:${server.port}`, { tls });
@@ -96,11 +83,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
           },
         ],
       ]);
-      const response = await fetch(`${running.url}/webhook`, {
-        method: "POST",
-        body,
-        headers: { "content-type": "application/json", "x-hub-signature-256": signatureFor(body, "s") },
-      });
+      const response = await postSignedWebhook(running.url, body);
       expect(response.status).toBe(200);
       await eventually(() => fake.fake.messages().length === 1, 10_000);
       expect(await admin.get(`${prefix}:wamid:default:wamid.tls.1`)).toBe("d");
@@ -113,7 +96,7 @@ describe.skipIf(skipReason !== undefined)(title, () => {
   }, 30_000);
 
   it("verifies the server: without the CA file the connection is refused, never made", async () => {
-    const config = loadConfig({ env: baseEnv(), cwd: process.cwd() });
+    const config = startEnvConfig("http://127.0.0.1:9", baseEnv());
     if (config.redis.server === undefined) throw new Error("expected a Redis server");
     const client = openRedisClient(config.redis.server, "failFast");
     try {

@@ -4,22 +4,18 @@ import { GRAPH_TOKEN } from "./fake-graph.js";
 import { APP_SECRET } from "./ingress-harness.js";
 
 /**
- * What `sharpsharp start` loads without REDIS_URL: the single-tenant
- * environment on `dataDir`, sending to `graphUrl`, coalescing off, on an
- * ephemeral loopback port; `extra` adds or overrides variables.
+ * What `sharpsharp start` loads: the single-tenant environment sending to
+ * `graphUrl`, coalescing off, on ephemeral loopback ports; `extra` adds the
+ * backend (SHARPSHARP_DATA_DIR, or REDIS_URL / REDIS_SENTINELS / …) and
+ * overrides the rest.
  */
-export function embeddedEnvConfig(
-  graphUrl: string,
-  dataDir: string,
-  extra: Record<string, string> = {},
-): AppConfig {
+export function startEnvConfig(graphUrl: string, extra: Record<string, string> = {}): AppConfig {
   return loadConfig({
     env: {
       WHATSAPP_APP_SECRET: APP_SECRET,
       WHATSAPP_VERIFY_TOKEN: "v",
       WHATSAPP_TOKEN: GRAPH_TOKEN,
       GRAPH_API_BASE_URL: graphUrl,
-      SHARPSHARP_DATA_DIR: dataDir,
       HOST: "127.0.0.1",
       PORT: "0",
       ADMIN_PORT: "0",
@@ -29,6 +25,15 @@ export function embeddedEnvConfig(
     },
     cwd: process.cwd(),
   });
+}
+
+/** What `sharpsharp start` loads without REDIS_URL: startEnvConfig embedded on `dataDir`. */
+export function embeddedEnvConfig(
+  graphUrl: string,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): AppConfig {
+  return startEnvConfig(graphUrl, { SHARPSHARP_DATA_DIR: dataDir, ...extra });
 }
 
 /** POSTs a webhook body to `${baseUrl}/webhook`, signed with the test app secret as Meta signs it. */
