@@ -10,9 +10,8 @@
  */
 
 import { parseArgs } from "node:util";
-import { buildIngressApp } from "../../src/ingress/index.js";
-import { createIngressMetrics, createLogger, createTracing } from "../../src/observability/index.js";
-import { benchTenant } from "./bench-tenant.js";
+import { createLogger } from "../../src/observability/index.js";
+import { buildStubIngressApp } from "./stub-ingress-app.js";
 
 const { values } = parseArgs({
   options: {
@@ -22,33 +21,7 @@ const { values } = parseArgs({
   },
 });
 const logger = createLogger({ level: "warn" });
-const tracing =
-  values.traces === "on"
-    ? createTracing(undefined, {
-        logger,
-        role: "ingress",
-        exporter: { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} },
-      })
-    : undefined;
-const app = await buildIngressApp({
-  tenants: [benchTenant(values.secret)],
-  queue: {
-    enqueue: async (batch) => ({
-      messages: batch.messages.map((message) => (JSON.stringify(message) ? "new" : "new")),
-      events: batch.events.map(() => "new"),
-    }),
-  },
-  status: {
-    description: "stub",
-    ping: async () => {},
-    whenReady: async () => {},
-    depth: async () => ({ inboxMessages: 0, inboxConversations: 0, unscheduledConversations: 0, jobs: {} }),
-  },
-  metrics: createIngressMetrics({ defaultMetrics: false }),
-  logger,
-  bodyLimitBytes: 1024 * 1024,
-  ...(tracing === undefined ? {} : { tracing }),
-});
+const app = await buildStubIngressApp({ secret: values.secret, logger, traced: values.traces === "on" });
 const url = await app.listen({ host: "127.0.0.1", port: Number(values.port) });
 process.stdout.write(`stub ingress listening on ${url}\n`);
 process.on("SIGTERM", () => void app.close().then(() => process.exit(0)));

@@ -12,9 +12,9 @@
 import { parseArgs } from "node:util";
 import type { FastifyInstance } from "fastify";
 import { textWebhook } from "../../src/dev/index.js";
-import { buildIngressApp, signatureFor } from "../../src/ingress/index.js";
-import { createIngressMetrics, createLogger, createTracing } from "../../src/observability/index.js";
-import { benchTenant } from "./bench-tenant.js";
+import { signatureFor } from "../../src/ingress/index.js";
+import { createLogger } from "../../src/observability/index.js";
+import { buildStubIngressApp } from "./stub-ingress-app.js";
 
 const { values } = parseArgs({
   options: { webhooks: { type: "string", default: "8000" }, rounds: { type: "string", default: "4" } },
@@ -25,32 +25,7 @@ const SECRET = "bench-secret";
 const logger = createLogger({ level: "warn" });
 
 function build(traced: boolean): Promise<FastifyInstance> {
-  const tracing = traced
-    ? createTracing(undefined, {
-        logger,
-        role: "ingress",
-        exporter: { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} },
-      })
-    : undefined;
-  return buildIngressApp({
-    tenants: [benchTenant(SECRET)],
-    queue: {
-      enqueue: async (batch) => ({
-        messages: batch.messages.map((message) => (JSON.stringify(message) ? "new" : "new")),
-        events: batch.events.map(() => "new"),
-      }),
-    },
-    status: {
-      description: "stub",
-      ping: async () => {},
-      whenReady: async () => {},
-      depth: async () => ({ inboxMessages: 0, inboxConversations: 0, unscheduledConversations: 0, jobs: {} }),
-    },
-    metrics: createIngressMetrics({ defaultMetrics: false }),
-    logger,
-    bodyLimitBytes: 1024 * 1024,
-    ...(tracing === undefined ? {} : { tracing }),
-  });
+  return buildStubIngressApp({ secret: SECRET, logger, traced });
 }
 
 const bodies = Array.from({ length: webhooks }, (_, index) =>

@@ -65,7 +65,7 @@ describe.skipIf(topologySkipReason !== undefined)(title, () => {
   // One connected client for the adapters, as redisPerTest shares one: a fresh cluster client per test
   // would spend its first command discovering the slots, which the timing contracts would count.
   let shared: Cluster;
-  // The hash-tagged form the gateway uses on a cluster (config/redis-config.ts).
+  // The hash-tagged form the gateway uses on a cluster (config/topology-config.ts).
   const prefix = (label: string) => `{${uniquePrefix(label)}}`;
 
   beforeAll(async () => {

@@ -17,7 +17,7 @@
  *   {p}:events:stream, …         the events stream and its retry set, dead letters and marks (redis-event-stream.ts)
  *
  * One Redis primary (with replicas/Sentinel) holds them all. On a Redis
- * Cluster the prefix is hash-tagged (`{ss}`, see config/redis-config.ts), so
+ * Cluster the prefix is hash-tagged (`{ss}`, see config/topology-config.ts), so
  * every key, BullMQ's included, hashes to one slot: the scripts touch several
  * conversations and the shared turn sets at once, and declare only some of
  * the keys they touch. A cluster then gives failover, not sharding.
