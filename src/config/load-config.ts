@@ -4,9 +4,9 @@ import { deepFreeze } from "./deep-freeze.js";
 import { envSchema, type ParsedEnv } from "./env-schema.js";
 import { ConfigError } from "./errors.js";
 import { readTenantsFile } from "./read-tenants-file.js";
-import { redisConfigFrom } from "./topology-config.js";
 import { checkTenantEnvAccess } from "./tenant-env-access.js";
 import { FORBIDDEN_SECRET_KEYS, type TenantFileEntry, tenantsFileSchema } from "./tenants-file-schema.js";
+import { redisConfigFrom } from "./topology-config.js";
 import { tracingConfigOf } from "./tracing-config.js";
 
 /** The Graph API call timeout the composition roots use (app/pipeline.ts), ms. */
