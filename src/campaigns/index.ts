@@ -1,0 +1,2 @@
+export type * from "./campaign-types.js";
+export type * from "./ports.js";
