@@ -26,9 +26,10 @@ export interface SendRateLimiter {
   /**
    * Reserves the next slot for one send from `phoneNumberId` to `customer`
    * under both the number's throughput and the pair limit; reserves nothing
-   * when that slot is further away than the limiter's reservation horizon.
+   * when that slot is further away than the limiter's reservation horizon (or `horizonMs`, when
+   * given: a campaign asks with 0, so it takes only a slot free now and never one a reply waits for).
    */
-  reserve(phoneNumberId: string, customer: string): Promise<SendSlot>;
+  reserve(phoneNumberId: string, customer: string, horizonMs?: number): Promise<SendSlot>;
 }
 
 /**

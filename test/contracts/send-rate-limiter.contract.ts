@@ -34,6 +34,20 @@ export function describeSendRateLimiterContract(
       expect(await limiter.reserve("pn9", "234801")).toEqual({ granted: true, waitMs: 0 });
     });
 
+    it("takes only a slot free now when asked with horizon 0, leaving the next one to a reply", async () => {
+      // 10/s, burst 1: one slot now, the next 100 ms out.
+      const limiter = await open({ throughputMps: 10, throughputBurst: 1 });
+      expect((await limiter.reserve("pn1", "234801", 0)).granted).toBe(true);
+      // A campaign's send asks for a slot free now: there is none, and it reserves nothing.
+      const refused = await limiter.reserve("pn1", "234802", 0);
+      expect(refused.granted).toBe(false);
+      expect(refused.waitMs).toBeGreaterThan(50);
+      // A reply (the default horizon) still gets the next slot, not one pushed out by the refusal.
+      const reply = await limiter.reserve("pn1", "234803");
+      expect(reply.granted).toBe(true);
+      expect(reply.waitMs).toBeLessThanOrEqual(100);
+    });
+
     it("paces each number at its own tenant's rate, and an unlisted number at the default", async () => {
       // pn-fast: 1,000/s (1 ms apart); pn-slow: 10/s (100 ms apart); burst 1 for both.
       const limiter = await open({

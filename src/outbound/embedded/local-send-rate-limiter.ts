@@ -33,7 +33,7 @@ export function createLocalSendRateLimiter(options: LocalSendRateLimiterOptions 
   // The script stores each TAT as "%.3f".
   const stored = (ms: number) => Math.round(ms * 1000) / 1000;
   return {
-    async reserve(phoneNumberId, customer) {
+    async reserve(phoneNumberId, customer, horizonMs) {
       const limits = limitsOf(phoneNumberId);
       const at = now();
       const pairKey = `${phoneNumberId}:${customer}`;
@@ -44,7 +44,7 @@ export function createLocalSendRateLimiter(options: LocalSendRateLimiterOptions 
       // Held back by its pair limit: reserve nothing, so one busy recipient holds up no other.
       if (pairReady > slot) return { granted: false, waitMs: Math.ceil(pairReady - at) };
       const wait = slot - at;
-      if (wait > limits.horizonMs) return { granted: false, waitMs: Math.ceil(wait) };
+      if (wait > (horizonMs ?? limits.horizonMs)) return { granted: false, waitMs: Math.ceil(wait) };
       numberTats.set(phoneNumberId, stored(Math.max(numberTat, slot) + limits.numberInterval));
       pairTats.set(pairKey, stored(Math.max(pairTat, slot) + limits.pairInterval));
       if (++reservations % PRUNE_EVERY === 0) prune(at);

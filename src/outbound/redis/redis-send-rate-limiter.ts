@@ -42,12 +42,13 @@ export function createRedisSendRateLimiter(options: RedisSendRateLimiterOptions)
   const reserve = (options.redis as unknown as Record<string, ReserveScript>)
     .ssReserveSendSlot as ReserveScript;
   return {
-    async reserve(phoneNumberId, customer) {
+    async reserve(phoneNumberId, customer, horizonMs) {
+      const args = argsOf(phoneNumberId);
       const [granted, waitMs] = await reserve.call(
         options.redis,
         keys.numberRate(phoneNumberId),
         keys.pairRate(phoneNumberId, customer),
-        ...argsOf(phoneNumberId),
+        ...(horizonMs === undefined ? args : [...args.slice(0, 4), horizonMs]),
       );
       return { granted: granted === 1, waitMs };
     },
