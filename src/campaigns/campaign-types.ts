@@ -99,7 +99,12 @@ export type RecipientOutcome =
   /** Not sent (Meta refused before sending): try again from `notBefore`. */
   | { readonly kind: "retry"; readonly notBefore: number; readonly code?: number }
   /** Meta may or may not have sent it (timeout, lost answer): never sent again blindly. */
-  | { readonly kind: "unknown" };
+  | { readonly kind: "unknown" }
+  /**
+   * Not attempted (no send slot free now, the number paused, quiet hours): back to pending from
+   * `notBefore`, no attempt counted; `reason` "messaging_limit" marks it held by the number's limit.
+   */
+  | { readonly kind: "release"; readonly notBefore: number; readonly reason?: string };
 
 /** Delivery progress of a sent message, forward only: sent < delivered < read; failed ends it. */
 export type DeliveryStatus = "sent" | "delivered" | "read" | "failed";

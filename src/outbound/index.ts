@@ -59,3 +59,5 @@ export {
   type SenderPorts,
   sendReplyDepsFrom,
 } from "./send-reply-deps.js";
+export { internationalNumber } from "./send-reply.js";
+export { numberPauseScope } from "./send-pause-scope.js";
