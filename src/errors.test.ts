@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { agentErrorCatalog } from "./agent/index.js";
 import { agentToolErrorCatalog } from "./agent/tools/index.js";
 import { mainErrorCatalog } from "./app/index.js";
+import { campaignErrorCatalog } from "./campaigns/index.js";
 import { configErrorCatalog } from "./config/index.js";
 import { consoleErrorCatalog } from "./console/index.js";
 import { conversationErrorCatalog } from "./conversation/index.js";
@@ -21,6 +22,7 @@ import { visionErrorCatalog } from "./vision/index.js";
 import { graphApiErrorCatalog, whatsappErrorCatalog } from "./whatsapp/index.js";
 
 const catalogs: Record<string, ErrorCatalogEntry>[] = [
+  campaignErrorCatalog,
   configErrorCatalog,
   mainErrorCatalog,
   whatsappErrorCatalog,

@@ -20,6 +20,7 @@ export const campaignErrorCatalog = {
   },
   noDatabase: {
     code: "SS_CAMPAIGN_NO_DATABASE",
+    httpStatus: 503,
     meaning:
       "Campaigns need one database every process shares: in Redis mode set DATABASE_URL (PostgreSQL). Embedded mode keeps them in its SQLite file.",
   },
@@ -57,6 +58,7 @@ export class CampaignNoDatabaseError extends SharpsharpError {
     super(
       campaignErrorCatalog.noDatabase.code,
       "campaigns need DATABASE_URL (PostgreSQL) in Redis mode: every worker must share the audience",
+      { httpStatus: campaignErrorCatalog.noDatabase.httpStatus },
     );
   }
 }

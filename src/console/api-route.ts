@@ -31,6 +31,8 @@ export interface ApiRoute<Q = unknown, B = unknown, R = unknown> {
   readonly response?: z.ZodType<R>;
   /** Default 200. */
   readonly status?: number;
+  /** Largest request body, bytes, when more than the app's default (an uploaded audience). */
+  readonly bodyLimit?: number;
   /** The errors a client should expect besides 400/401/403 (documented as the Error shape). */
   readonly errors?: readonly number[];
   /** The OpenAPI content type when it is not JSON (the event stream). */

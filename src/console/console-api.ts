@@ -5,7 +5,7 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
-import type { SharpsharpError } from "../errors/index.js";
+import { SharpsharpError } from "../errors/index.js";
 import type { Logger } from "../observability/index.js";
 import {
   StoreInvalidPageError,
@@ -18,6 +18,7 @@ import { authenticate } from "./console-session.js";
 import { ConsoleError, consoleErrorCatalog } from "./errors.js";
 import { openApiDocument } from "./openapi.js";
 import { actionRoutes } from "./routes/action-routes.js";
+import { campaignRoutes } from "./routes/campaign-routes.js";
 import { conversationRoutes } from "./routes/conversation-routes.js";
 import { eventRoutes, type OpenStreams } from "./routes/event-routes.js";
 import { operatorRoutes } from "./routes/operator-routes.js";
@@ -46,6 +47,7 @@ export function consoleRoutes(
     ...actionRoutes(deps),
     ...eventRoutes(deps, streams),
     ...operatorRoutes(deps),
+    ...campaignRoutes(deps),
   ];
 }
 
@@ -111,6 +113,10 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleApiO
           .code(404)
           .send({ error: consoleErrorCatalog.notFound.code, message: "no such conversation" });
       }
+      // Another capability's refusal that carries its own status (a campaign that cannot be made).
+      if (error instanceof SharpsharpError && error.httpStatus !== undefined) {
+        return reply.code(error.httpStatus).send({ error: error.code, message: error.message });
+      }
       // Fastify's own refusals of a request (bad JSON, wrong content type, too large).
       if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) {
         return reply
@@ -129,6 +135,7 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleApiO
       scope.route({
         method: route.method,
         url: route.path,
+        ...(route.bodyLimit === undefined ? {} : { bodyLimit: route.bodyLimit }),
         handler: async (request, reply) => {
           const access = route.auth === "none" ? undefined : await authenticate(deps.session, request);
           if (route.auth === "operator" && access === undefined) {

@@ -1,3 +1,4 @@
+import type { CampaignCommands } from "../campaigns/index.js";
 import type { TenantConfig } from "../config/index.js";
 import type { TurnJournal } from "../conversation/index.js";
 import type { MessageStore } from "../store/index.js";
@@ -21,6 +22,8 @@ export interface ConsoleDeps {
   readonly templates: TemplateCatalog;
   /** Where turns that failed too often are kept (set aside) for an operator. */
   readonly turnJournal?: TurnJournal | undefined;
+  /** Campaigns (create, start, pause, resume, cancel, report); absent without a shared database. */
+  readonly campaigns?: CampaignCommands | undefined;
   /** Event streams this process serves at most. */
   readonly maxStreams: number;
   readonly now: () => number;

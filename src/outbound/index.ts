@@ -47,17 +47,17 @@ export {
   type SendOrderGateDeps,
   type SendOrderVerdict,
 } from "./send-order-gate.js";
+export { numberPauseScope } from "./send-pause-scope.js";
 export {
   DEFAULT_PAIR_LIMIT,
   DEFAULT_THROUGHPUT_MPS,
   type PairLimit,
   type SendRateLimitOptions,
 } from "./send-rate-limits.js";
+export { internationalNumber } from "./send-reply.js";
 export {
   type SenderDeps,
   type SenderOptions,
   type SenderPorts,
   sendReplyDepsFrom,
 } from "./send-reply-deps.js";
-export { internationalNumber } from "./send-reply.js";
-export { numberPauseScope } from "./send-pause-scope.js";
