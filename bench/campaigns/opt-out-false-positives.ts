@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { detectOptChange, type OptChange } from "../../src/campaigns/opt-out-keywords.js";
+import { detectOptChange, type OptChange } from "../../src/campaigns/index.js";
 
 interface DataSet {
   readonly name: string;

@@ -22,6 +22,7 @@ export {
   renderedTemplateText,
 } from "./campaign-message.js";
 export { type CampaignMetrics, type CampaignSendOutcome, createCampaignMetrics } from "./campaign-metrics.js";
+export { type CampaignResponderDeps, withCampaigns } from "./campaign-responder.js";
 export {
   type CampaignRunner,
   type CampaignRunnerDeps,
@@ -43,5 +44,7 @@ export {
   CampaignWrongStateError,
   campaignErrorCatalog,
 } from "./errors.js";
+export { detectOptChange, type OptChange } from "./opt-out-keywords.js";
+export { optChangeLine } from "./opt-out-lines.js";
 export type * from "./ports.js";
 export { DEFAULT_CAMPAIGN_TIMEZONE, isKnownTimezone, isQuiet, quietTimezones } from "./quiet-hours.js";
