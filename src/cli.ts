@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import {
   type AdminCommand,
   runAdminCommand,
+  runCampaignCommand,
   runConversationModeCommand,
   startAll,
   startConsole,
@@ -11,6 +12,7 @@ import {
 } from "./app/index.js";
 import {
   ConfigError,
+  loadApiClientEnv,
   loadConfigFromProcess,
   loadDevToolEnv,
   loadStartChoiceFromProcess,
@@ -61,6 +63,9 @@ Commands:
   admin token --email E --name N
               Create an API token for scripts (printed once).
   admin list  List the console's operators.
+  campaign create|start|pause|resume|cancel|status|list --tenant T …
+              Broadcast an approved template to an audience inside Meta's limits, through
+              the running gateway's console API (SHARPSHARP_API_TOKEN; sharpsharp campaign help).
   conversation mode <conversationKey> [bot|human|paused]
               Show or set who answers a conversation (give a handed-off
               conversation back to the bot with "bot"). Embedded mode: run it
@@ -376,6 +381,12 @@ async function main(argv: readonly string[]): Promise<void> {
       return adminCommand(argv.slice(argv.indexOf("admin") + 1));
     case "conversation":
       return conversationCommand(argv.slice(argv.indexOf("conversation") + 1));
+    case "campaign": {
+      const result = await runCampaignCommand(loadApiClientEnv(), argv.slice(argv.indexOf("campaign") + 1));
+      (result.exitCode === 0 ? process.stdout : process.stderr).write(`${result.output}\n`);
+      if (result.exitCode !== 0) process.exit(result.exitCode);
+      return;
+    }
     case "version":
     case "--version":
       process.stdout.write(`${version()}\n`);

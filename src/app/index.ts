@@ -5,6 +5,12 @@ export {
   runAdminCommand,
 } from "./admin-command.js";
 export type { Backend, IngressPorts, JobHandlers, JobRunOptions, WorkerPorts } from "./backends/backend.js";
+export {
+  CAMPAIGN_USAGE,
+  type CampaignCommandEnv,
+  type CampaignCommandResult,
+  runCampaignCommand,
+} from "./campaign-command.js";
 export { type ConversationModeCommand, runConversationModeCommand } from "./conversation-mode.js";
 export { mainErrorCatalog, StartupError } from "./errors.js";
 export { DEFAULT_RETENTION_DAYS, type MessageLog, openMessageLog, retentionDaysOf } from "./message-log.js";

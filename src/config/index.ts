@@ -15,6 +15,7 @@ export { ConfigError, configErrorCatalog } from "./errors.js";
 export {
   GRAPH_SEND_TIMEOUT_MS,
   type LoadConfigOptions,
+  loadApiClientEnv,
   loadConfig,
   loadConfigFromProcess,
   loadDevToolEnv,

@@ -379,3 +379,21 @@ export function loadDevToolEnv(): {
     ...(logLevel === undefined ? {} : { logLevel }),
   };
 }
+
+/**
+ * Where the console API of a running gateway is, for commands that talk to it (`sharpsharp campaign`):
+ * SHARPSHARP_API_URL, else http://ADMIN_HOST:ADMIN_PORT (0.0.0.0 and :: are reached on loopback);
+ * SHARPSHARP_API_TOKEN is an operator's API token (`sharpsharp admin token`).
+ */
+export function loadApiClientEnv(): { readonly apiUrl: string; readonly token?: string } {
+  const pick = (name: string) => {
+    const value = process.env[name]?.trim();
+    return value === undefined || value === "" ? undefined : value;
+  };
+  const host = pick("ADMIN_HOST") ?? "127.0.0.1";
+  const reachable =
+    host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "[::1]" : host.includes(":") ? `[${host}]` : host;
+  const apiUrl = pick("SHARPSHARP_API_URL") ?? `http://${reachable}:${pick("ADMIN_PORT") ?? "9464"}`;
+  const token = pick("SHARPSHARP_API_TOKEN");
+  return { apiUrl: apiUrl.replace(/\/+$/, ""), ...(token === undefined ? {} : { token }) };
+}
