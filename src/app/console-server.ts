@@ -1,3 +1,4 @@
+import type { CampaignCommands } from "../campaigns/index.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -34,6 +35,8 @@ export interface ConsoleServerParts {
   readonly turnJournal?: TurnJournal | undefined;
   /** Where the simulator posts webhooks: the public listener, once it listens. */
   readonly ingressUrl: () => string | undefined;
+  /** Campaign commands; absent: the campaigns API answers that they need a database. */
+  readonly campaigns?: CampaignCommands | undefined;
 }
 
 /** A Redis bus for announcing changes; a failed publish is logged at most once a minute (a console misses a live update, nothing else). */
@@ -98,6 +101,7 @@ export async function mountConsole(
     }),
     templates: createTemplateCatalog({ graph: config.graph, now }),
     turnJournal: parts.turnJournal,
+    campaigns: parts.campaigns,
     maxStreams: config.console.maxStreams,
     now,
   };

@@ -22,7 +22,9 @@ import {
 } from "../outbound/index.js";
 import { type IntentRouter, loadIntentRouter } from "../router/index.js";
 import type { GraphApiClient, InboundMessage } from "../whatsapp/index.js";
+import type { CampaignCommands, CampaignEvents } from "../campaigns/index.js";
 import type { JobHandlers, WorkerPorts } from "./backends/backend.js";
+import { openCampaignStores, wireCampaigns } from "./campaigns.js";
 import { createGraphClients } from "./graph-clients.js";
 import { createMediaReading, purgeKeptMedia } from "./media-reading.js";
 import { type MessageLog, openMessageLog, retentionDaysOf } from "./message-log.js";
@@ -60,6 +62,8 @@ export interface PipelineOptions extends PipelineRunOptions {
   readonly responder?: Responder | undefined;
   /** Logged when running jobs outlive the grace period: what becomes of them in this mode. */
   readonly abandoned: string;
+  /** Whether this process sends running campaigns; default true (every worker does, sharing the work). */
+  readonly runCampaigns?: boolean;
   /** Where the message log announces its changes for live consoles. */
   readonly consoleEvents?: ConsoleEventBus | undefined;
 }
@@ -72,6 +76,8 @@ export interface Pipeline {
     readonly conversationState: WorkerPorts["conversationState"];
     readonly outboundQueue: WorkerPorts["outboundQueue"];
   };
+  /** Campaign commands for the console API; absent when campaigns have no database here. */
+  readonly campaigns: CampaignCommands | undefined;
   /**
    * Stops taking jobs, lets the running ones finish within the grace period,
    * then closes the Graph API clients and the message log.
@@ -105,7 +111,27 @@ export async function startPipeline(
     const outboundQueue = recorders?.outboundQueue(ports.outboundQueue) ?? ports.outboundQueue;
     const deliveryStatuses = recorders?.deliveryStatuses(ports.deliveryStatuses) ?? ports.deliveryStatuses;
 
-    const responder =
+    const graph = createGraphClients(config, options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS);
+    opened.push(() => graph.close());
+    const campaignStores = await openCampaignStores(config, ports.localCampaignStores);
+    if (campaignStores !== undefined) opened.push(() => campaignStores.close());
+    else logger.warn("campaigns off: they need DATABASE_URL in Redis mode (every worker shares the audience)");
+    const campaigns =
+      campaignStores === undefined
+        ? undefined
+        : wireCampaigns(config, {
+            stores: campaignStores.stores,
+            graphClientFor: graph.clientFor,
+            numberLimiter: ports.sender.limiter,
+            campaignPace: ports.campaignPace,
+            pause: ports.sender.pause,
+            sent: deliveryStatuses,
+            state,
+            logger,
+            registry,
+            now,
+          });
+    const gatewayResponder =
       options.responder ??
       createGatewayResponder(config, {
         stores: ports.agentStores,
@@ -117,8 +143,7 @@ export async function startPipeline(
         ...(options.llm === undefined ? {} : { llm: options.llm }),
         tracing,
       });
-    const graph = createGraphClients(config, options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS);
-    opened.push(() => graph.close());
+    const responder = campaigns === undefined ? gatewayResponder : campaigns.wrap(gatewayResponder);
     const media = await createMediaReading(config, {
       llm: options.llm ?? llmFromConfig(config),
       graphClientFor: graph.clientFor,
@@ -137,6 +162,7 @@ export async function startPipeline(
       deliveryStatuses,
       responder,
       graphClientFor: graph.clientFor,
+      ...(campaigns === undefined ? {} : { campaignEvents: campaigns.events }),
       ...(recorders === undefined ? {} : { recordMessage: recorders.recordMessage }),
       logger,
       registry,
@@ -152,10 +178,15 @@ export async function startPipeline(
     opened.push(() =>
       closeWithinGrace(runners, options.graceMs ?? config.shutdownGraceMs, logger, options.abandoned),
     );
+    if (campaigns !== undefined && options.runCampaigns !== false) {
+      const runner = campaigns.run();
+      opened.push(() => runner.close());
+    }
     return {
       messageLog: log,
       // The raw state: the console writes the mode and its assignee to the log itself.
       consolePorts: { conversationState: ports.conversationState, outboundQueue },
+      campaigns: campaigns?.commands,
       close: () => opened.close(),
     };
   } catch (error) {
@@ -195,6 +226,8 @@ interface HandlerDeps
   > {
   readonly responder: Responder;
   readonly media: TurnMediaReader;
+  /** Campaign statuses, number quality and user preferences from Meta's webhooks; none: campaigns off. */
+  readonly campaignEvents?: CampaignEvents;
   readonly graphClientFor: (tenantId: string) => GraphApiClient;
   /** The message log's recorder for messages that are recorded and never answered. */
   readonly recordMessage?: (message: InboundMessage) => Promise<unknown>;
@@ -253,7 +286,7 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
       deps.sender,
     ),
   );
-  const events = createEventJobHandler({
+  const applyEvent = createEventJobHandler({
     store: deps.deliveryStatuses,
     logger,
     metrics: createDeliveryMetrics(registry),
@@ -261,5 +294,15 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
     ...(deps.recordMessage === undefined ? {} : { recordMessage: deps.recordMessage }),
     tracing,
   });
+  const campaignEvents = deps.campaignEvents;
+  const events: JobHandlers["events"] =
+    campaignEvents === undefined
+      ? applyEvent
+      : async (job) => {
+          // Campaigns first: a failure retries the job, and applying a status twice is harmless.
+          if (job.data.kind === "status") await campaignEvents.onStatus(job.data);
+          else if (job.data.kind === "change") await campaignEvents.onChange(job.data);
+          return applyEvent(job);
+        };
   return { turns, outbound, events };
 }

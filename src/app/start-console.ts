@@ -1,3 +1,4 @@
+import { createCampaignCommands } from "../campaigns/index.js";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { createLogger, type Logger } from "../observability/index.js";
@@ -6,6 +7,7 @@ import { createRedisBackend } from "./backends/redis.js";
 import { consoleEventPublisher, mountConsole } from "./console-server.js";
 import { StartupError } from "./errors.js";
 import { openMessageLog } from "./message-log.js";
+import { openCampaignStores } from "./campaigns.js";
 import { createCloseStack } from "./process-lifecycle.js";
 
 export interface RunningConsole {
@@ -45,6 +47,12 @@ export async function startConsole(
     const log = await openMessageLog(config, logger, undefined, events);
     if (log === undefined) throw new StartupError("the message log did not open");
     opened.push(() => log.close());
+    const campaignStores = await openCampaignStores(config, undefined);
+    if (campaignStores !== undefined) opened.push(() => campaignStores.close());
+    const campaigns =
+      campaignStores === undefined
+        ? undefined
+        : createCampaignCommands({ store: campaignStores.stores, tenants: config.tenants, now: Date.now });
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
     const ingressUrl = config.console.ingressUrl ?? `http://127.0.0.1:${config.server.port}`;
@@ -62,6 +70,7 @@ export async function startConsole(
           sampleJobQueues: () => ports.sampleJobQueues(),
           turnJournal: ports.turnJournal,
           ingressUrl: () => ingressUrl,
+          campaigns,
         }),
     );
     logger.info(

@@ -114,6 +114,7 @@ export async function startEmbedded(
               sampleJobQueues: () => worker.sampleJobQueues(),
               turnJournal: worker.turnJournal,
               ingressUrl: () => url,
+              campaigns: pipeline.campaigns,
             }),
     );
     await app.listen({ host: config.server.host, port: config.server.port });

@@ -104,7 +104,9 @@ export function createCampaignEvents(deps: CampaignEventsDeps) {
       event.phoneNumberId === undefined ? deps.numbersOf(event.tenantId) : [event.phoneNumberId];
     if (event.field === "phone_number_quality_update") {
       const kind = typeof value.event === "string" ? value.event : "";
-      const tier = typeof value.current_limit === "string" ? messagingLimitOfTier(value.current_limit) : null;
+      // Meta is moving current_limit to max_daily_conversations_per_business: read either.
+      const limitName = value.max_daily_conversations_per_business ?? value.current_limit;
+      const tier = typeof limitName === "string" ? messagingLimitOfTier(limitName) : null;
       for (const phoneNumberId of numbers) {
         const before = await deps.standings.get(phoneNumberId);
         const quality: NumberQuality =

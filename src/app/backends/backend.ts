@@ -2,7 +2,7 @@ import type { AgentStores } from "../../agent/index.js";
 import type { ConversationLock, ConversationStateStore, TurnJournal } from "../../conversation/index.js";
 import type { DeliveryStatusStore } from "../../delivery/index.js";
 import type { JobQueueSample } from "../../observability/index.js";
-import type { OutboundQueue, SenderPorts } from "../../outbound/index.js";
+import type { OutboundQueue, SenderPorts, SendRateLimiter } from "../../outbound/index.js";
 import type {
   ConversationInbox,
   EventJob,
@@ -13,6 +13,7 @@ import type {
   TurnJob,
 } from "../../queue/index.js";
 import type { MessageStore } from "../../store/index.js";
+import type { CampaignStores } from "../campaigns.js";
 import type { Closable } from "../process-lifecycle.js";
 
 /**
@@ -53,6 +54,10 @@ export interface WorkerPorts {
    * Redis-mode processes cannot share a file). Opened (and migrated) on call.
    */
   readonly localMessageStore: (() => LocalMessageStore) | undefined;
+  /** The campaigns' share of each number's rate (campaignThroughputOf), paced across processes like replies. */
+  readonly campaignPace: SendRateLimiter;
+  /** Campaigns in this process's own file when DATABASE_URL is unset (embedded only); opened on call. */
+  readonly localCampaignStores: (() => CampaignStores) | undefined;
   /** Runs the three job queues with these handlers; returns the runners, started. */
   runJobs(handlers: JobHandlers, options: JobRunOptions): readonly Closable[];
   /** Depth and oldest waiting job per queue, for the queue metrics. */

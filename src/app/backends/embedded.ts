@@ -1,3 +1,4 @@
+import { createSqliteCampaignStore } from "../../campaigns/sqlite/index.js";
 import { join, resolve } from "node:path";
 import {
   createLocalTenantSlots,
@@ -39,7 +40,7 @@ import {
 } from "../../sqlite/index.js";
 import { createSqliteMessageStore } from "../../store/sqlite/index.js";
 import type { Backend, JobHandlers, JobRunOptions, WorkerPorts } from "./backend.js";
-import { throughputOf } from "./throughput.js";
+import { campaignThroughputOf, throughputOf } from "./throughput.js";
 
 export interface EmbeddedBackendOptions {
   readonly logger: Logger;
@@ -170,6 +171,8 @@ function onFile(
     },
     deliveryStatuses,
     localMessageStore: () => ({ store: createSqliteMessageStore(db), description: `sqlite ${db.name}` }),
+    campaignPace: createLocalSendRateLimiter({ ...campaignThroughputOf(config) }),
+    localCampaignStores: () => createSqliteCampaignStore(db),
     runJobs: (handlers, run) => runJobs(jobs, queues, commits, syncer, runners, handlers, run, logger),
     sampleJobQueues: async () => sampleJobQueues(jobs, runners, now()),
   };

@@ -24,7 +24,7 @@ import {
 } from "../../queue/redis/index.js";
 import { closeRedis, connectRedis, openRedisClient, requireRedisServer } from "../redis/index.js";
 import type { Backend, JobHandlers, JobRunOptions, WorkerPorts } from "./backend.js";
-import { throughputOf } from "./throughput.js";
+import { campaignThroughputOf, throughputOf } from "./throughput.js";
 
 export interface RedisBackendOptions {
   readonly logger: Logger;
@@ -121,6 +121,8 @@ function openWorkerSide(config: AppConfig, logger: Logger, queues: RedisQueues, 
     },
     deliveryStatuses: createRedisDeliveryStatusStore({ redis: bull, prefix }),
     localMessageStore: undefined,
+    campaignPace: createRedisSendRateLimiter({ redis: bull, prefix, ...campaignThroughputOf(config) }),
+    localCampaignStores: undefined,
     runJobs,
     sampleJobQueues: async () => [
       await turnClaims.sample(),

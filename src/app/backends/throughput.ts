@@ -1,3 +1,4 @@
+import { campaignPaceKey, campaignSettingsOf } from "../../campaigns/index.js";
 import type { AppConfig } from "../../config/index.js";
 
 /**
@@ -17,4 +18,20 @@ export function throughputOf(config: AppConfig): {
     throughputMps: Math.min(...config.tenants.map((tenant) => tenant.throughputMps)),
     throughputMpsByNumber: byNumber,
   };
+}
+
+/**
+ * The campaigns' share of each number (its rate less the tenant's `campaigns.replyReservePercent`,
+ * default 20%), keyed as the campaign sender asks (campaignPaceKey): replies keep the rest.
+ */
+export function campaignThroughputOf(config: AppConfig): {
+  readonly throughputMps: number;
+  readonly throughputMpsByNumber: ReadonlyMap<string, number>;
+} {
+  const byNumber = new Map<string, number>();
+  for (const tenant of config.tenants) {
+    const share = (tenant.throughputMps * (100 - campaignSettingsOf(tenant).replyReservePercent)) / 100;
+    for (const phoneNumberId of tenant.phoneNumberIds) byNumber.set(campaignPaceKey(phoneNumberId), Math.max(0.1, share));
+  }
+  return { throughputMps: Math.max(0.1, Math.min(...[...byNumber.values(), 80 * 0.8])), throughputMpsByNumber: byNumber };
 }
