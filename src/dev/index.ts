@@ -13,7 +13,14 @@ export {
 export type { FaultPatch, FaultSettings, ForcedError } from "./fake-graph-api/faults.js";
 export { FORCEABLE_ERROR_CODES, type ForceableErrorCode } from "./fake-graph-api/graph-error.js";
 export type { FakeGraphIds } from "./fake-graph-api/ids.js";
+export type { MarketingCapSnapshot } from "./fake-graph-api/marketing-cap.js";
 export type { FakeMedia } from "./fake-graph-api/media-store.js";
+export {
+  DEFAULT_MESSAGING_LIMIT_WINDOW_MS,
+  type MessagingLimitNumberCount,
+  type MessagingLimitOptions,
+  type MessagingLimitSnapshot,
+} from "./fake-graph-api/messaging-limit.js";
 export type { FakeMessageRecord, FakeRequestRecord, MessageFilter } from "./fake-graph-api/records.js";
 export {
   DEFAULT_PAIR_BURST,
@@ -32,6 +39,12 @@ export {
   type StatusError,
   type StatusWebhookSpec,
 } from "./fake-graph-api/status-webhook.js";
+export type { TemplateCategory } from "./fake-graph-api/template-categories.js";
+export { FAKE_TEMPLATES } from "./fake-graph-api/template-routes.js";
+export {
+  MARKETING_CAP_ERROR_CODE,
+  MESSAGING_LIMIT_ERROR_CODE,
+} from "./fake-graph-api/template-send-checks.js";
 export { type SendValidation, validateSend } from "./fake-graph-api/validate-send.js";
 export {
   FAKE_LLM_USAGE,
