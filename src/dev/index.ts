@@ -28,6 +28,7 @@ export {
   DEFAULT_THROUGHPUT_MPS,
   type SendLimitOptions,
 } from "./fake-graph-api/send-limits.js";
+export type { WebhookPostResult, WebhookTarget } from "./fake-graph-api/signed-webhook.js";
 export type {
   AutoStatusOptions,
   PostStatusOptions,
