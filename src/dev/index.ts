@@ -1,3 +1,7 @@
+export type {
+  PostPhoneNumberQualityOptions,
+  PostTemplateStatusOptions,
+} from "./fake-graph-api/account-webhooks.js";
 export {
   FAKE_GRAPH_USAGE,
   type FakeGraphCliOptions,
@@ -21,6 +25,14 @@ export {
   type MessagingLimitOptions,
   type MessagingLimitSnapshot,
 } from "./fake-graph-api/messaging-limit.js";
+export {
+  buildPhoneNumberQualityWebhook,
+  MESSAGING_LIMIT_TIERS,
+  type MessagingLimitTier,
+  PHONE_NUMBER_QUALITY_EVENTS,
+  type PhoneNumberQualityEvent,
+  type PhoneNumberQualitySpec,
+} from "./fake-graph-api/phone-number-quality-webhook.js";
 export type { FakeMessageRecord, FakeRequestRecord, MessageFilter } from "./fake-graph-api/records.js";
 export {
   DEFAULT_PAIR_BURST,
@@ -46,6 +58,14 @@ export {
   MARKETING_CAP_ERROR_CODE,
   MESSAGING_LIMIT_ERROR_CODE,
 } from "./fake-graph-api/template-send-checks.js";
+export {
+  buildTemplateStatusWebhook,
+  TEMPLATE_STATUS_EVENTS,
+  TEMPLATE_WEBHOOK_CATEGORIES,
+  type TemplateStatusEvent,
+  type TemplateStatusSpec,
+  type TemplateWebhookCategory,
+} from "./fake-graph-api/template-status-webhook.js";
 export { type SendValidation, validateSend } from "./fake-graph-api/validate-send.js";
 export {
   FAKE_LLM_USAGE,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
 import { createFakeServerApp } from "../fake-server/index.js";
+import { registerAccountWebhookRoutes } from "./account-webhook-routes.js";
 import { registerControlRoutes } from "./control-routes.js";
 import type { FakeGraphContext } from "./fake-graph-context.js";
 import { graphError } from "./graph-error.js";
@@ -42,5 +43,6 @@ export function buildFakeGraphApp(ctx: FakeGraphContext, logger: Logger, reset: 
   registerTemplateRoutes(app, ctx);
   registerControlRoutes(app, ctx, reset);
   registerPolicyControlRoutes(app, ctx);
+  registerAccountWebhookRoutes(app, ctx);
   return app;
 }

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
 import { listenForUrl } from "../fake-server/index.js";
+import {
+  type AccountWebhooks,
+  createAccountWebhooks,
+  type PostPhoneNumberQualityOptions,
+  type PostTemplateStatusOptions,
+} from "./account-webhooks.js";
 import { buildFakeGraphApp } from "./build-fake-graph-app.js";
 import type { FakeGraphContext } from "./fake-graph-context.js";
 import { createFaults, type FaultPatch, type FaultSettings } from "./faults.js";
@@ -87,6 +93,10 @@ export interface FakeGraphApi {
   reset(): void;
   /** Posts a signed status webhook for `wamid`, as Meta would. */
   postStatus(options: PostStatusOptions): Promise<PostStatusResult>;
+  /** Posts a signed `phone_number_quality_update` webhook (quality flag, limit or throughput change). */
+  postPhoneNumberQuality: AccountWebhooks["postPhoneNumberQuality"];
+  /** Posts a signed `message_template_status_update` webhook (approved, rejected, paused, disabled …). */
+  postTemplateStatus: AccountWebhooks["postTemplateStatus"];
   /** Stops listening, drops held (hanging) requests and pending status webhooks. */
   close(): Promise<void>;
 }
@@ -101,6 +111,7 @@ export function createFakeGraphApi(deps: FakeGraphApiDeps, options: FakeGraphApi
   const closing = new AbortController();
   const records = createRecords(options.maxRecords ?? 100_000);
   const random = deps.random ?? Math.random;
+  const fetchFn = deps.fetch ?? fetch;
   const faults = createFaults(options.faults ?? {}, { now, random });
   const limits = createSendLimits(options.limits ?? {}, now);
   const messagingLimit = createMessagingLimit(options.messagingLimit, now);
@@ -111,9 +122,17 @@ export function createFakeGraphApi(deps: FakeGraphApiDeps, options: FakeGraphApi
     phoneNumberId: options.business?.phoneNumberId ?? options.phoneNumberIds?.[0] ?? "106540352242922",
   };
   const statuses = createStatusPoster(
-    { records, business, now, fetch: deps.fetch ?? fetch, logger: deps.logger },
+    { records, business, now, fetch: fetchFn, logger: deps.logger },
     options.autoStatuses,
   );
+  const templateCategoryOf = createTemplateCategories(options.templateCategories);
+  const accountWebhooks = createAccountWebhooks({
+    business,
+    now,
+    fetch: fetchFn,
+    templateCategoryOf,
+    closing: closing.signal,
+  });
   const ctx: FakeGraphContext = {
     tokens: new Set(options.tokens),
     phoneNumberIds: options.phoneNumberIds === undefined ? undefined : new Set(options.phoneNumberIds),
@@ -121,10 +140,11 @@ export function createFakeGraphApi(deps: FakeGraphApiDeps, options: FakeGraphApi
     limits,
     messagingLimit,
     marketingCap,
-    templateCategoryOf: createTemplateCategories(options.templateCategories),
+    templateCategoryOf,
     records,
     media: createMediaStore(),
     statuses,
+    accountWebhooks,
     hangs: createHangRegistry(),
     ids: deps.ids ?? createDefaultIds(),
     now,
@@ -161,6 +181,10 @@ export function createFakeGraphApi(deps: FakeGraphApiDeps, options: FakeGraphApi
     clearRecords: () => records.clear(),
     reset,
     postStatus: (postOptions) => statuses.post(postOptions),
+    postPhoneNumberQuality: (postOptions: PostPhoneNumberQualityOptions) =>
+      accountWebhooks.postPhoneNumberQuality(postOptions),
+    postTemplateStatus: (postOptions: PostTemplateStatusOptions) =>
+      accountWebhooks.postTemplateStatus(postOptions),
     async close() {
       closing.abort();
       await app.close();

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyRequest } from "fastify";
+import type { AccountWebhooks } from "./account-webhooks.js";
 import type { Faults } from "./faults.js";
 import { type GraphErrorReply, graphError } from "./graph-error.js";
 import type { HangRegistry } from "./hang-registry.js";
@@ -25,6 +26,7 @@ export interface FakeGraphContext {
   readonly records: Records;
   readonly media: MediaStore;
   readonly statuses: StatusPoster;
+  readonly accountWebhooks: AccountWebhooks;
   readonly hangs: HangRegistry;
   readonly ids: FakeGraphIds;
   readonly now: () => number;
