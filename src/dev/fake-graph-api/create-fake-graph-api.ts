@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
-import { listenForUrl } from "../fake-server/index.js";
+import { createSeededRandom, listenForUrl } from "../fake-server/index.js";
 import {
   type AccountWebhooks,
   createAccountWebhooks,
@@ -67,6 +67,8 @@ export interface FakeGraphApiOptions {
   readonly messagingLimit?: MessagingLimitOptions;
   /** Share (0–1) of marketing template sends refused with 131049 (Meta's per-user marketing cap); default 0. */
   readonly marketingCapShare?: number;
+  /** Seeds the random source when deps.random is not given (default: Math.random). */
+  readonly seed?: number;
   /** Template name → category, over the fake's catalog (FAKE_TEMPLATES); unknown names are marketing. */
   readonly templateCategories?: Readonly<Record<string, TemplateCategory>>;
 }
@@ -110,7 +112,7 @@ export function createFakeGraphApi(deps: FakeGraphApiDeps, options: FakeGraphApi
   const now = deps.now ?? Date.now;
   const closing = new AbortController();
   const records = createRecords(options.maxRecords ?? 100_000);
-  const random = deps.random ?? Math.random;
+  const random = deps.random ?? (options.seed === undefined ? Math.random : createSeededRandom(options.seed));
   const fetchFn = deps.fetch ?? fetch;
   const faults = createFaults(options.faults ?? {}, { now, random });
   const limits = createSendLimits(options.limits ?? {}, now);

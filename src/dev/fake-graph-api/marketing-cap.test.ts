@@ -9,10 +9,13 @@ afterEach(async () => {
   await Promise.all(fakes.splice(0).map((fake) => fake.close()));
 });
 
-function start(seed: number, marketingCapShare: number, templateCategories = {}) {
+function start(seed: number, marketingCapShare: number, templateCategories = {}, seedAsOption = false) {
   const fake = createFakeGraphApi(
-    { logger: createLogger({ level: "silent" }), random: createSeededRandom(seed) },
-    { tokens: [TOKEN], marketingCapShare, templateCategories },
+    {
+      logger: createLogger({ level: "silent" }),
+      ...(seedAsOption ? {} : { random: createSeededRandom(seed) }),
+    },
+    { tokens: [TOKEN], marketingCapShare, templateCategories, ...(seedAsOption ? { seed } : {}) },
   );
   fakes.push(fake);
   const template = async (name: string, i: number) => {
@@ -32,8 +35,8 @@ function start(seed: number, marketingCapShare: number, templateCategories = {})
   return { fake, template };
 }
 
-async function outcomes(seed: number, share: number): Promise<(number | undefined)[]> {
-  const { template } = start(seed, share, { spring_sale: "marketing" });
+async function outcomes(seed: number, share: number, seedAsOption = false): Promise<(number | undefined)[]> {
+  const { template } = start(seed, share, { spring_sale: "marketing" }, seedAsOption);
   const codes: (number | undefined)[] = [];
   for (let i = 0; i < 1000; i++) codes.push((await template("spring_sale", i)).code);
   return codes;
@@ -48,6 +51,8 @@ describe("marketing cap (131049)", () => {
     expect(first.every((code) => code === undefined || code === 131049)).toBe(true);
     expect(await outcomes(42, 0.2)).toEqual(first);
     expect(await outcomes(7, 0.2)).not.toEqual(first);
+    // The `seed` option (what `--seed` sets) seeds the same source.
+    expect(await outcomes(42, 0.2, true)).toEqual(first);
   });
 
   it("answers Meta's 131049 body and counts what it refused", async () => {
