@@ -1,3 +1,7 @@
+export type {
+  PostPhoneNumberQualityOptions,
+  PostTemplateStatusOptions,
+} from "./fake-graph-api/account-webhooks.js";
 export {
   FAKE_GRAPH_USAGE,
   type FakeGraphCliOptions,
@@ -13,7 +17,22 @@ export {
 export type { FaultPatch, FaultSettings, ForcedError } from "./fake-graph-api/faults.js";
 export { FORCEABLE_ERROR_CODES, type ForceableErrorCode } from "./fake-graph-api/graph-error.js";
 export type { FakeGraphIds } from "./fake-graph-api/ids.js";
+export type { MarketingCapSnapshot } from "./fake-graph-api/marketing-cap.js";
 export type { FakeMedia } from "./fake-graph-api/media-store.js";
+export {
+  DEFAULT_MESSAGING_LIMIT_WINDOW_MS,
+  type MessagingLimitNumberCount,
+  type MessagingLimitOptions,
+  type MessagingLimitSnapshot,
+} from "./fake-graph-api/messaging-limit.js";
+export {
+  buildPhoneNumberQualityWebhook,
+  MESSAGING_LIMIT_TIERS,
+  type MessagingLimitTier,
+  PHONE_NUMBER_QUALITY_EVENTS,
+  type PhoneNumberQualityEvent,
+  type PhoneNumberQualitySpec,
+} from "./fake-graph-api/phone-number-quality-webhook.js";
 export type { FakeMessageRecord, FakeRequestRecord, MessageFilter } from "./fake-graph-api/records.js";
 export {
   DEFAULT_PAIR_BURST,
@@ -21,6 +40,7 @@ export {
   DEFAULT_THROUGHPUT_MPS,
   type SendLimitOptions,
 } from "./fake-graph-api/send-limits.js";
+export type { WebhookPostResult, WebhookTarget } from "./fake-graph-api/signed-webhook.js";
 export type {
   AutoStatusOptions,
   PostStatusOptions,
@@ -32,6 +52,20 @@ export {
   type StatusError,
   type StatusWebhookSpec,
 } from "./fake-graph-api/status-webhook.js";
+export type { TemplateCategory } from "./fake-graph-api/template-categories.js";
+export { FAKE_TEMPLATES } from "./fake-graph-api/template-routes.js";
+export {
+  MARKETING_CAP_ERROR_CODE,
+  MESSAGING_LIMIT_ERROR_CODE,
+} from "./fake-graph-api/template-send-checks.js";
+export {
+  buildTemplateStatusWebhook,
+  TEMPLATE_STATUS_EVENTS,
+  TEMPLATE_WEBHOOK_CATEGORIES,
+  type TemplateStatusEvent,
+  type TemplateStatusSpec,
+  type TemplateWebhookCategory,
+} from "./fake-graph-api/template-status-webhook.js";
 export { type SendValidation, validateSend } from "./fake-graph-api/validate-send.js";
 export {
   FAKE_LLM_USAGE,

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "../../observability/index.js";
 import { createFakeServerApp } from "../fake-server/index.js";
+import { registerAccountWebhookRoutes } from "./account-webhook-routes.js";
 import { registerControlRoutes } from "./control-routes.js";
 import type { FakeGraphContext } from "./fake-graph-context.js";
 import { graphError } from "./graph-error.js";
 import { registerMediaRoutes } from "./media-routes.js";
+import { registerPolicyControlRoutes } from "./policy-control-routes.js";
 import { registerSendRoute } from "./send-route.js";
 import { registerTemplateRoutes } from "./template-routes.js";
 import { registerUploadRoute } from "./upload-route.js";
@@ -40,5 +42,7 @@ export function buildFakeGraphApp(ctx: FakeGraphContext, logger: Logger, reset: 
   registerUploadRoute(app, ctx);
   registerTemplateRoutes(app, ctx);
   registerControlRoutes(app, ctx, reset);
+  registerPolicyControlRoutes(app, ctx);
+  registerAccountWebhookRoutes(app, ctx);
   return app;
 }

@@ -19,6 +19,9 @@ const statusRequestSchema = z.strictObject({
       }),
     )
     .optional(),
+  bizOpaqueCallbackData: z.string().max(512).optional(),
+  templateCategory: z.enum(["marketing", "utility", "authentication"]).optional(),
+  pricing: z.boolean().optional(),
 });
 
 function jsonBody(raw: unknown): unknown {

@@ -1,13 +1,17 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FastifyRequest } from "fastify";
+import type { AccountWebhooks } from "./account-webhooks.js";
 import type { Faults } from "./faults.js";
 import { type GraphErrorReply, graphError } from "./graph-error.js";
 import type { HangRegistry } from "./hang-registry.js";
 import type { FakeGraphIds } from "./ids.js";
+import type { MarketingCap } from "./marketing-cap.js";
 import type { MediaStore } from "./media-store.js";
+import type { MessagingLimit } from "./messaging-limit.js";
 import type { Records } from "./records.js";
 import type { SendLimits } from "./send-limits.js";
 import type { StatusPoster } from "./status-poster.js";
+import type { TemplateCategoryOf } from "./template-categories.js";
 
 /** Everything the fake's routes share. */
 export interface FakeGraphContext {
@@ -16,9 +20,13 @@ export interface FakeGraphContext {
   readonly phoneNumberIds: ReadonlySet<string> | undefined;
   readonly faults: Faults;
   readonly limits: SendLimits;
+  readonly messagingLimit: MessagingLimit;
+  readonly marketingCap: MarketingCap;
+  readonly templateCategoryOf: TemplateCategoryOf;
   readonly records: Records;
   readonly media: MediaStore;
   readonly statuses: StatusPoster;
+  readonly accountWebhooks: AccountWebhooks;
   readonly hangs: HangRegistry;
   readonly ids: FakeGraphIds;
   readonly now: () => number;

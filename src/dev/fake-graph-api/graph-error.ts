@@ -1,8 +1,22 @@
 /** Error codes the fake answers with, each in the shape Meta uses for it. */
-export type GraphErrorCode = 100 | 190 | 368 | 130429 | 131000 | 131016 | 131026 | 131047 | 131053 | 131056;
+export type GraphErrorCode =
+  | 100
+  | 190
+  | 368
+  | 130429
+  | 131000
+  | 131016
+  | 131026
+  | 131047
+  | 131048
+  | 131049
+  | 131053
+  | 131056;
 
 /** Codes a test may force onto sends (see FaultSettings.forcedErrors). */
-export const FORCEABLE_ERROR_CODES = [190, 368, 130429, 131000, 131016, 131026, 131047, 131056] as const;
+export const FORCEABLE_ERROR_CODES = [
+  190, 368, 130429, 131000, 131016, 131026, 131047, 131048, 131049, 131056,
+] as const;
 export type ForceableErrorCode = (typeof FORCEABLE_ERROR_CODES)[number];
 
 /** An HTTP answer in Graph API wire format. */
@@ -49,6 +63,17 @@ const TEMPLATES: Record<GraphErrorCode, Template> = {
     title: "Re-engagement message",
     details:
       "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+  },
+  131048: {
+    status: 400,
+    title: "Spam rate limit hit",
+    details:
+      "Message failed to send because there are restrictions on how many messages can be sent from this phone number. This may be because too many previous messages were blocked or flagged as spam.",
+  },
+  131049: {
+    status: 400,
+    title: "This message was not delivered to maintain healthy ecosystem engagement.",
+    details: "In order to maintain a healthy ecosystem engagement, the message failed to be delivered.",
   },
   131053: {
     status: 400,

@@ -1,4 +1,5 @@
 import type { JsonObject } from "./check.js";
+import type { TemplateCategory } from "./template-categories.js";
 import { customerKey } from "./validate-send.js";
 
 /** A message the fake accepted. */
@@ -9,6 +10,10 @@ export interface FakeMessageRecord {
   readonly to?: string;
   readonly recipient?: string;
   readonly type: string;
+  /** Template sends: the template's category (priced with it in status webhooks). */
+  readonly templateCategory?: TemplateCategory;
+  /** Echoed in every status webhook of the message, as Meta does. */
+  readonly bizOpaqueCallbackData?: string;
   /** The request body as received. */
   readonly body: JsonObject;
   /** ms since the epoch, on the fake's clock. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { checkToken, type FakeGraphContext, passOutage } from "./fake-graph-context.js";
 import { expiredTokenError, type GraphErrorReply, graphError, unknownObjectError } from "./graph-error.js";
-import type { FakeRequestRecord } from "./records.js";
+import type { FakeMessageRecord, FakeRequestRecord } from "./records.js";
+import { checkTemplateSend } from "./template-send-checks.js";
 import { type MessageSend, validateSend } from "./validate-send.js";
 
 type SendRequest = FastifyRequest<{ Params: { version: string; phoneNumberId: string } }>;
@@ -111,14 +112,20 @@ export function registerSendRoute(app: FastifyInstance, ctx: FakeGraphContext): 
     };
     const refused = unknownMedia(ctx, send) ?? refusal(ctx, phoneNumberId, send);
     if (refused !== undefined) return reject(refused);
+    const template = checkTemplateSend(ctx, phoneNumberId, send);
+    if (template.refused !== undefined) return reject(template.refused);
+    template.accept();
 
     const wamid = ctx.ids.wamid(send.address);
-    const message = {
+    const callbackData = send.body.biz_opaque_callback_data;
+    const message: FakeMessageRecord = {
       id: wamid,
       phoneNumberId,
       ...(send.to === undefined ? {} : { to: send.to }),
       ...(send.recipient === undefined ? {} : { recipient: send.recipient }),
       type: send.type,
+      ...(template.category === undefined ? {} : { templateCategory: template.category }),
+      ...(typeof callbackData === "string" ? { bizOpaqueCallbackData: callbackData } : {}),
       body: send.body,
       receivedAt,
     };

@@ -1,15 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { signatureFor } from "../../ingress/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { FakeMessageRecord, Records } from "./records.js";
+import { postSignedWebhook, type WebhookPostResult, type WebhookTarget } from "./signed-webhook.js";
 import { buildStatusWebhook, type FakeStatus, type StatusError } from "./status-webhook.js";
+import type { TemplateCategory } from "./template-categories.js";
 import { waIdOf } from "./validate-send.js";
 
-/** Where and how to post status webhooks: the receiving webhook URL and the app secret that signs. */
-export interface WebhookTarget {
-  readonly webhookUrl: string;
-  readonly appSecret: string;
-}
+export type { WebhookTarget } from "./signed-webhook.js";
 
 export interface PostStatusOptions extends WebhookTarget {
   readonly wamid: string;
@@ -20,20 +17,25 @@ export interface PostStatusOptions extends WebhookTarget {
   readonly phoneNumberId?: string;
   readonly recipientId?: string;
   readonly recipientUserId?: string;
+  readonly bizOpaqueCallbackData?: string;
+  /** Prices the status as a template of this category (default: the category the send was recorded with). */
+  readonly templateCategory?: TemplateCategory;
+  /** Whether `pricing` is written; default on sent and delivered (Meta: on sent and one of delivered or read). */
+  readonly pricing?: boolean;
 }
 
 /** What the webhook receiver answered. */
-export interface PostStatusResult {
-  readonly status: number;
-  readonly body: string;
-}
+export type PostStatusResult = WebhookPostResult;
 
 export interface AutoStatusOptions extends Omit<WebhookTarget, "webhookUrl"> {
   /** Where to post; a function when the receiver's port is known only once it listens (the demo). */
   readonly webhookUrl: string | (() => string | undefined);
   /** Wait before each status, ms. */
   readonly delayMs: number;
-  /** Posted in this order for each accepted message; default sent, delivered, read. */
+  /**
+   * Posted in this order for each accepted message; default sent, delivered,
+   * read. `pricing` goes on sent and on the first delivered or read.
+   */
   readonly statuses?: readonly FakeStatus[];
 }
 
@@ -59,10 +61,14 @@ export interface StatusPoster {
   close(): Promise<void>;
 }
 
-const POST_TIMEOUT_MS = 10_000;
-
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+/** Meta prices a message on `sent` and on one of delivered or read: the first of them posted. */
+function pricedAt(statuses: readonly FakeStatus[]): ReadonlySet<FakeStatus> {
+  const settled = statuses.find((status) => status === "delivered" || status === "read");
+  return new Set<FakeStatus>(settled === undefined ? ["sent"] : ["sent", settled]);
 }
 
 /** Posts signed status webhooks like Meta, on demand and automatically after each accepted send. */
@@ -73,12 +79,13 @@ export function createStatusPoster(
   const closing = new AbortController();
   const running = new Set<Promise<void>>();
 
-  const post = async (options: PostStatusOptions): Promise<PostStatusResult> => {
-    const known = deps.records.findMessage(options.wamid);
+  const postFor = (known: FakeMessageRecord | undefined, options: PostStatusOptions) => {
     const to = known?.to;
-    const bsuid = known?.recipient;
     const recipientId = options.recipientId ?? (to === undefined ? undefined : waIdOf(to));
-    const recipientUserId = options.recipientUserId ?? (to === undefined ? bsuid : undefined);
+    const recipientUserId = options.recipientUserId ?? (to === undefined ? known?.recipient : undefined);
+    const callbackData = options.bizOpaqueCallbackData ?? known?.bizOpaqueCallbackData;
+    const templateCategory = options.templateCategory ?? known?.templateCategory;
+    const messageType = templateCategory === undefined ? known?.type : "template";
     const body = buildStatusWebhook({
       wamid: options.wamid,
       status: options.status,
@@ -88,30 +95,30 @@ export function createStatusPoster(
       phoneNumberId: options.phoneNumberId ?? known?.phoneNumberId ?? deps.business.phoneNumberId,
       ...(recipientId === undefined ? {} : { recipientId }),
       ...(recipientUserId === undefined ? {} : { recipientUserId }),
-      ...(known === undefined ? {} : { messageType: known.type }),
+      ...(messageType === undefined ? {} : { messageType }),
+      ...(templateCategory === undefined ? {} : { templateCategory }),
+      ...(options.pricing === undefined ? {} : { priced: options.pricing }),
       ...(options.errors === undefined ? {} : { errors: options.errors }),
-      ...(typeof known?.body.biz_opaque_callback_data === "string"
-        ? { bizOpaqueCallbackData: known.body.biz_opaque_callback_data }
-        : {}),
+      ...(callbackData === undefined ? {} : { bizOpaqueCallbackData: callbackData }),
     });
-    const response = await deps.fetch(options.webhookUrl, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-hub-signature-256": signatureFor(body, options.appSecret),
-      },
-      body,
-      signal: AbortSignal.any([closing.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]),
-    });
-    return { status: response.status, body: await response.text() };
+    return postSignedWebhook(deps.fetch, options, body, closing.signal);
   };
+  const post = (options: PostStatusOptions) => postFor(deps.records.findMessage(options.wamid), options);
 
   const followUp = async (message: FakeMessageRecord, options: AutoStatusOptions) => {
-    for (const status of options.statuses ?? ["sent", "delivered", "read"]) {
+    const statuses = options.statuses ?? ["sent", "delivered", "read"];
+    const priced = pricedAt(statuses);
+    for (const status of statuses) {
       await sleep(options.delayMs, undefined, { signal: closing.signal });
       const webhookUrl = typeof options.webhookUrl === "string" ? options.webhookUrl : options.webhookUrl();
       if (webhookUrl === undefined) return;
-      const result = await post({ appSecret: options.appSecret, webhookUrl, wamid: message.id, status });
+      const result = await postFor(message, {
+        appSecret: options.appSecret,
+        webhookUrl,
+        wamid: message.id,
+        status,
+        pricing: priced.has(status),
+      });
       if (result.status !== 200) {
         deps.logger.warn({ status: result.status, statusKind: status }, "status webhook not accepted");
       }

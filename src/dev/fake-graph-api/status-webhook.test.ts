@@ -39,6 +39,29 @@ describe("buildStatusWebhook", () => {
     expect(Buffer.byteLength(naira)).toBe(naira.length);
   });
 
+  it("prices a template in its category where asked (read too), never a failed status", () => {
+    const statusIn = (body: string) => JSON.parse(body).entry[0].changes[0].value.statuses[0];
+    const read = statusIn(
+      buildStatusWebhook({
+        ...spec,
+        status: "read",
+        messageType: "template",
+        templateCategory: "marketing",
+        priced: true,
+      }),
+    );
+    expect(read.pricing).toEqual({
+      billable: true,
+      pricing_model: "PMP",
+      type: "regular",
+      category: "marketing",
+    });
+    const delivered = statusIn(buildStatusWebhook({ ...spec, status: "delivered", priced: false }));
+    expect(delivered.pricing).toBeUndefined();
+    const failed = statusIn(buildStatusWebhook({ ...spec, status: "failed", priced: true }));
+    expect(failed.pricing).toBeUndefined();
+  });
+
   it("is read back by the ingress's own parser as a status event", () => {
     const parsed = parseWebhook(JSON.parse(buildStatusWebhook({ ...spec, status: "delivered" })), {
       tenantId: "default",

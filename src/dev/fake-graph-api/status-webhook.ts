@@ -1,3 +1,5 @@
+import type { TemplateCategory } from "./template-categories.js";
+
 /** The statuses the fake can report for a message it accepted. */
 export type FakeStatus = "sent" | "delivered" | "read" | "failed";
 
@@ -21,8 +23,15 @@ export interface StatusWebhookSpec {
   /** The customer's phone number as digits (absent for a customer known only by BSUID). */
   readonly recipientId?: string;
   readonly recipientUserId?: string;
-  /** `template` sends are billed as utility; everything else is a free service reply. */
+  /** `template` sends are billed (`regular`, in their category); everything else is a free service reply. */
   readonly messageType?: string;
+  /** The category a template is billed in; default utility. */
+  readonly templateCategory?: TemplateCategory;
+  /**
+   * Whether the status carries `pricing`. Meta writes it on `sent` and on one
+   * of delivered or read (the default here: sent and delivered); never on failed.
+   */
+  readonly priced?: boolean;
   readonly errors?: readonly StatusError[];
   readonly bizOpaqueCallbackData?: string;
 }
@@ -45,15 +54,15 @@ export function escapeNonAscii(json: string): string {
   return json.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-function pricing(messageType: string | undefined) {
-  return messageType === "template"
-    ? { billable: true, pricing_model: "PMP", type: "regular", category: "utility" }
+function pricing(spec: StatusWebhookSpec) {
+  return spec.messageType === "template"
+    ? { billable: true, pricing_model: "PMP", type: "regular", category: spec.templateCategory ?? "utility" }
     : { billable: false, pricing_model: "PMP", type: "free_customer_service", category: "service" };
 }
 
 /**
  * The exact bytes of a status webhook the way Meta posts it (v24.0+ shape:
- * `pricing` on sent and delivered, `errors` on failed; compact JSON with
+ * `pricing` on sent and delivered unless told otherwise, `errors` on failed; compact JSON with
  * \uXXXX escapes), ready to be signed.
  */
 export function buildStatusWebhook(spec: StatusWebhookSpec): string {
@@ -65,7 +74,8 @@ export function buildStatusWebhook(spec: StatusWebhookSpec): string {
   if (spec.recipientId !== undefined) status.recipient_id = spec.recipientId;
   if (spec.recipientUserId !== undefined) status.recipient_user_id = spec.recipientUserId;
   if (spec.bizOpaqueCallbackData !== undefined) status.biz_opaque_callback_data = spec.bizOpaqueCallbackData;
-  if (spec.status === "sent" || spec.status === "delivered") status.pricing = pricing(spec.messageType);
+  const priced = spec.priced ?? (spec.status === "sent" || spec.status === "delivered");
+  if (priced && spec.status !== "failed") status.pricing = pricing(spec);
   if (spec.status === "failed") status.errors = spec.errors ?? DEFAULT_FAILED_ERRORS;
   const envelope = {
     object: "whatsapp_business_account",

@@ -88,6 +88,12 @@ describe("validateSend", () => {
       { ...text(), type: "audio", audio: { id: "1", link: "https://a/b" } },
       /exactly one/,
     ],
+    [
+      "biz_opaque_callback_data of 513 characters",
+      text({ biz_opaque_callback_data: "c".repeat(513) }),
+      /biz_opaque_callback_data.*at most 512/,
+    ],
+    ["biz_opaque_callback_data not a string", text({ biz_opaque_callback_data: 7 }), /must be a string/],
     ["mark-as-read without message_id", { messaging_product: "whatsapp", status: "read" }, /message_id/],
     [
       "typing indicator of another type",
@@ -102,5 +108,6 @@ describe("validateSend", () => {
     expect(validateSend(text({ text: { body: "😀".repeat(4096) } })).ok).toBe(true);
     expect(validateSend(list([10])).ok).toBe(true);
     expect(validateSend(buttons(["a", "b", "c"])).ok).toBe(true);
+    expect(validateSend(text({ biz_opaque_callback_data: "₦".repeat(512) })).ok).toBe(true);
   });
 });

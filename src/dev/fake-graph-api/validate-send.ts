@@ -126,6 +126,8 @@ function validateMessage(body: JsonObject): MessageSend {
   if (body.context !== undefined) {
     requireString(requireObject(body, "context", "context"), "message_id", "context['message_id']");
   }
+  // Meta caps the value it echoes back in status webhooks at 512 characters.
+  optionalString(body, "biz_opaque_callback_data", "biz_opaque_callback_data", 512);
   const type = body.type ?? "text";
   if (typeof type !== "string") throw new InvalidParameter("Param type must be a string");
   checkType(body, type);
