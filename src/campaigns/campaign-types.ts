@@ -96,8 +96,11 @@ export type RecipientOutcome =
   | { readonly kind: "sent"; readonly wamid: string }
   | { readonly kind: "failed"; readonly code?: number; readonly reason: string }
   | { readonly kind: "skipped"; readonly reason: SkipReason }
-  /** Not sent (Meta refused before sending): try again from `notBefore`. */
-  | { readonly kind: "retry"; readonly notBefore: number; readonly code?: number }
+  /**
+   * Not sent (Meta refused before sending): try again from `notBefore`. `reason` says why it waits;
+   * "messaging_limit" counts it as held for the number's messaging limit in reports.
+   */
+  | { readonly kind: "retry"; readonly notBefore: number; readonly code?: number; readonly reason?: string }
   /** Meta may or may not have sent it (timeout, lost answer): never sent again blindly. */
   | { readonly kind: "unknown" }
   /**

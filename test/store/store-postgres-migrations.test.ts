@@ -41,14 +41,19 @@ describe.skipIf(skipWithoutPostgres)("message store migrations (PostgreSQL)", ()
     );
     expect(tables.rows.map((row) => row.table_name)).toEqual([
       "api_tokens",
+      "campaign_recipients",
+      "campaigns",
       "conversations",
       "deliveries",
       "messages",
+      "messaging_window",
       "notes",
+      "number_standings",
       "operator_grants",
       "operators",
       "schema_migrations",
       "sessions",
+      "suppressions",
       "turns",
     ]);
   });
@@ -99,7 +104,7 @@ describe.skipIf(skipWithoutPostgres)("message store migrations (PostgreSQL)", ()
                 'answered', 10, 2, 0.5, ARRAY['get_transfer'], ${at(2000)});
       RESET search_path;
     `);
-    expect((await migrateMessageStore(pool, { schema })).applied).toEqual([3, 4]);
+    expect((await migrateMessageStore(pool, { schema })).applied).toEqual([3, 4, 5]);
     const store = createPostgresMessageStore({ pool, schema });
     const { items } = await store.listConversations("acme", { limit: 10 });
     expect(items).toEqual([

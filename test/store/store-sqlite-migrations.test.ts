@@ -50,14 +50,19 @@ describe("message store migrations (SQLite)", () => {
     expect(tablesOf(db)).toEqual([
       "ss_meta",
       "store_api_tokens",
+      "store_campaign_recipients",
+      "store_campaigns",
       "store_conversations",
       "store_deliveries",
       "store_messages",
+      "store_messaging_window",
       "store_migrations",
       "store_notes",
+      "store_number_standings",
       "store_operator_grants",
       "store_operators",
       "store_sessions",
+      "store_suppressions",
       "store_turns",
     ]);
     expect(db.prepare("SELECT applied_at FROM store_migrations").pluck().all()).toEqual(
@@ -109,7 +114,7 @@ describe("message store migrations (SQLite)", () => {
         VALUES ('turn-1', 'acme', '${key}', '{"intent":"greeting","confidence":1,"resolved":false,"tier":"agent"}',
                 'answered', 10, 2, 0.5, '["get_transfer"]', 2000);
     `);
-    expect(migrateSqliteMessageStore(db).applied).toEqual([3, 4]);
+    expect(migrateSqliteMessageStore(db).applied).toEqual([3, 4, 5]);
     const store = createSqliteMessageStore(db);
     const { items } = await store.listConversations("acme", { limit: 10 });
     expect(items).toEqual([

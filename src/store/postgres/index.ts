@@ -8,3 +8,5 @@ export {
   openPostgresMessageStore,
   type PostgresMessageStoreOptions,
 } from "./postgres-message-store.js";
+export { quoteIdentifier, type TableNames, tableNames } from "./sql-names.js";
+export { withTransaction } from "./with-transaction.js";

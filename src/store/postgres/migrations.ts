@@ -201,4 +201,105 @@ CREATE INDEX api_tokens_operator ON api_tokens (operator_id, created_at);
 ALTER TABLE messages ADD COLUMN reading jsonb;
 `,
   },
+  {
+    version: 5,
+    name: "campaigns",
+    // Beside the message log, so an audience of a million customers lives in the database, not
+    // in Redis. `limited_until`: when the number's messaging limit last held this campaign back.
+    sql: `
+CREATE TABLE campaigns (
+  id text PRIMARY KEY,
+  tenant_id text NOT NULL,
+  phone_number_id text NOT NULL,
+  name text NOT NULL,
+  client_key text NOT NULL,
+  template jsonb NOT NULL,
+  start_at timestamptz,
+  timezone text NOT NULL,
+  quiet_start text,
+  quiet_end text,
+  send_rate_mps double precision,
+  state text NOT NULL CHECK (state IN ('draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled')),
+  state_reason text,
+  audience_size integer NOT NULL,
+  limited_until timestamptz,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  -- Creating is idempotent by the client's key.
+  UNIQUE (tenant_id, client_key)
+);
+CREATE INDEX campaigns_tenant_created ON campaigns (tenant_id, created_at);
+-- The scheduler's scans (scheduled, running) and the running campaigns of one number.
+CREATE INDEX campaigns_state_number ON campaigns (state, phone_number_id);
+
+-- One row per audience member; seq is its place in the audience, from 1.
+CREATE TABLE campaign_recipients (
+  campaign_id text NOT NULL,
+  seq integer NOT NULL,
+  customer_id text NOT NULL,
+  kind text NOT NULL CHECK (kind IN ('to', 'recipient')),
+  params jsonb NOT NULL,
+  timezone text NOT NULL,
+  state text NOT NULL CHECK (state IN ('pending', 'sending', 'sent', 'failed', 'skipped', 'unknown')),
+  attempts integer NOT NULL DEFAULT 0,
+  -- Times an unknown send was put back to pending (sent once more).
+  resends integer NOT NULL DEFAULT 0,
+  not_before timestamptz NOT NULL DEFAULT 'epoch',
+  owner text,
+  lease_until timestamptz,
+  claimed_at timestamptz,
+  unknown_since timestamptz,
+  wamid text,
+  error_code integer,
+  reason text,
+  -- Delivery progress from status webhooks, forward only.
+  status text CHECK (status IN ('sent', 'delivered', 'read', 'failed')),
+  sent_at timestamptz,
+  delivered_at timestamptz,
+  read_at timestamptz,
+  failed_at timestamptz,
+  replied_at timestamptz,
+  opted_out_at timestamptz,
+  pricing_category text,
+  billable boolean,
+  PRIMARY KEY (campaign_id, seq)
+);
+-- Claims walk a campaign's pending rows in seq order (no sort), filtering out those not yet due;
+-- reports count by state from the same index.
+CREATE INDEX campaign_recipients_claim ON campaign_recipients (campaign_id, state, seq);
+-- Replies quoting a campaign message; the tenant is checked through the campaign.
+CREATE INDEX campaign_recipients_wamid ON campaign_recipients (wamid) WHERE wamid IS NOT NULL;
+-- Recovery: expired claims and unknown sends, across campaigns.
+CREATE INDEX campaign_recipients_recover ON campaign_recipients (state, lease_until)
+  WHERE state IN ('sending', 'unknown');
+-- Opt-outs counted against the last campaign message a customer got.
+CREATE INDEX campaign_recipients_customer_sent ON campaign_recipients (customer_id, sent_at)
+  WHERE sent_at IS NOT NULL;
+
+-- Customers each number started a conversation with, for the moving-window messaging limit: at is
+-- when the customer's place in the window was taken; rows past the window are pruned by claims.
+CREATE TABLE messaging_window (
+  phone_number_id text NOT NULL,
+  customer_id text NOT NULL,
+  at timestamptz NOT NULL,
+  PRIMARY KEY (phone_number_id, customer_id)
+);
+CREATE INDEX messaging_window_number_at ON messaging_window (phone_number_id, at);
+
+CREATE TABLE suppressions (
+  tenant_id text NOT NULL,
+  customer_id text NOT NULL,
+  source text NOT NULL CHECK (source IN ('keyword', 'button', 'import', 'meta', 'api')),
+  at timestamptz NOT NULL,
+  PRIMARY KEY (tenant_id, customer_id)
+);
+
+CREATE TABLE number_standings (
+  phone_number_id text PRIMARY KEY,
+  messaging_limit integer,
+  quality text NOT NULL CHECK (quality IN ('GREEN', 'YELLOW', 'RED', 'UNKNOWN')),
+  updated_at timestamptz NOT NULL
+);
+`,
+  },
 ];

@@ -17,6 +17,11 @@ export function tableNames(schema: string) {
     sessions: `${q}.sessions`,
     apiTokens: `${q}.api_tokens`,
     migrations: `${q}.schema_migrations`,
+    campaigns: `${q}.campaigns`,
+    campaignRecipients: `${q}.campaign_recipients`,
+    messagingWindow: `${q}.messaging_window`,
+    suppressions: `${q}.suppressions`,
+    numberStandings: `${q}.number_standings`,
   } as const;
 }
 

@@ -218,4 +218,92 @@ CREATE INDEX store_api_tokens_operator ON store_api_tokens (operator_id, created
 ALTER TABLE store_messages ADD COLUMN reading TEXT;
 `,
   },
+  {
+    version: 5,
+    name: "campaigns",
+    // See the Postgres twin for why each table and index is there.
+    sql: `
+CREATE TABLE store_campaigns (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL,
+  phone_number_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  client_key TEXT NOT NULL,
+  template TEXT NOT NULL,
+  start_at INTEGER,
+  timezone TEXT NOT NULL,
+  quiet_start TEXT,
+  quiet_end TEXT,
+  send_rate_mps REAL,
+  state TEXT NOT NULL CHECK (state IN ('draft', 'scheduled', 'running', 'paused', 'completed', 'cancelled')),
+  state_reason TEXT,
+  audience_size INTEGER NOT NULL,
+  limited_until INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (tenant_id, client_key)
+) STRICT;
+CREATE INDEX store_campaigns_tenant_created ON store_campaigns (tenant_id, created_at);
+CREATE INDEX store_campaigns_state_number ON store_campaigns (state, phone_number_id);
+
+CREATE TABLE store_campaign_recipients (
+  campaign_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  customer_id TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('to', 'recipient')),
+  params TEXT NOT NULL,
+  timezone TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'sent', 'failed', 'skipped', 'unknown')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  resends INTEGER NOT NULL DEFAULT 0,
+  not_before INTEGER NOT NULL DEFAULT 0,
+  owner TEXT,
+  lease_until INTEGER,
+  claimed_at INTEGER,
+  unknown_since INTEGER,
+  wamid TEXT,
+  error_code INTEGER,
+  reason TEXT,
+  status TEXT CHECK (status IN ('sent', 'delivered', 'read', 'failed')),
+  sent_at INTEGER,
+  delivered_at INTEGER,
+  read_at INTEGER,
+  failed_at INTEGER,
+  replied_at INTEGER,
+  opted_out_at INTEGER,
+  pricing_category TEXT,
+  billable INTEGER,
+  PRIMARY KEY (campaign_id, seq)
+) STRICT;
+CREATE INDEX store_campaign_recipients_claim ON store_campaign_recipients (campaign_id, state, seq);
+CREATE INDEX store_campaign_recipients_wamid ON store_campaign_recipients (wamid) WHERE wamid IS NOT NULL;
+CREATE INDEX store_campaign_recipients_recover ON store_campaign_recipients (state, lease_until)
+  WHERE state IN ('sending', 'unknown');
+CREATE INDEX store_campaign_recipients_customer_sent ON store_campaign_recipients (customer_id, sent_at)
+  WHERE sent_at IS NOT NULL;
+
+CREATE TABLE store_messaging_window (
+  phone_number_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (phone_number_id, customer_id)
+) STRICT;
+CREATE INDEX store_messaging_window_number_at ON store_messaging_window (phone_number_id, at);
+
+CREATE TABLE store_suppressions (
+  tenant_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  source TEXT NOT NULL CHECK (source IN ('keyword', 'button', 'import', 'meta', 'api')),
+  at INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, customer_id)
+) STRICT;
+
+CREATE TABLE store_number_standings (
+  phone_number_id TEXT PRIMARY KEY,
+  messaging_limit INTEGER,
+  quality TEXT NOT NULL CHECK (quality IN ('GREEN', 'YELLOW', 'RED', 'UNKNOWN')),
+  updated_at INTEGER NOT NULL
+) STRICT;
+`,
+  },
 ];

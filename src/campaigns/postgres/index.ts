@@ -1,0 +1,6 @@
+export {
+  createPostgresCampaignStore,
+  openPostgresCampaignStore,
+  type PostgresCampaignStore,
+  type PostgresCampaignStoreOptions,
+} from "./postgres-campaign-store.js";

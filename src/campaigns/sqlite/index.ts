@@ -1,0 +1,5 @@
+export {
+  createSqliteCampaignStore,
+  type SqliteCampaignStore,
+  type SqliteCampaignStoreOptions,
+} from "./sqlite-campaign-store.js";

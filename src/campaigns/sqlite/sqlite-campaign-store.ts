@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import type { SqliteDatabase } from "../../sqlite/index.js";
+import { migrateSqliteMessageStore } from "../../store/sqlite/index.js";
+import type { CampaignStore, NumberStandings, SuppressionList } from "../ports.js";
+import { createSqliteCampaignLifecycle } from "./campaign-lifecycle.js";
+import { createSqliteCampaignReport } from "./campaign-report-query.js";
+import { createSqliteNumberStandings } from "./number-standings.js";
+import { createSqliteRecipientClaims } from "./recipient-claims.js";
+import { createSqliteRecipientFeedback } from "./recipient-feedback.js";
+import { createSqliteSuppressionList } from "./suppression-list.js";
+
+export interface SqliteCampaignStoreOptions {
+  /** A new campaign's id; default 16 random base64url characters. */
+  readonly newId?: () => string;
+  /** Clock for the migration bookkeeping, ms since the epoch; default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The embedded campaign store: the three ports on one object. */
+export type SqliteCampaignStore = CampaignStore & {
+  readonly suppressions: SuppressionList;
+  readonly standings: NumberStandings;
+};
+
+/**
+ * The SQLite adapter of `CampaignStore`, `SuppressionList` and `NumberStandings`, on the process's
+ * one connection (the caller owns and closes it). Its tables are the message store's migration 5,
+ * run here too (a no-op once done), so it throws `StoreSchemaTooNewError` on a newer file.
+ * Statements run inside async functions: a failure is a rejection, never a throw at the call site.
+ */
+export function createSqliteCampaignStore(
+  db: SqliteDatabase,
+  options: SqliteCampaignStoreOptions = {},
+): SqliteCampaignStore {
+  migrateSqliteMessageStore(db, options.now === undefined ? {} : { now: options.now });
+  const newId = options.newId ?? (() => randomBytes(12).toString("base64url"));
+  const suppressions = createSqliteSuppressionList(db);
+  const standings = createSqliteNumberStandings(db);
+  return {
+    ...createSqliteCampaignLifecycle(db, newId),
+    ...createSqliteRecipientClaims(db),
+    ...createSqliteRecipientFeedback(db),
+    report: createSqliteCampaignReport(db),
+    suppressions,
+    standings,
+  };
+}
