@@ -1,5 +1,5 @@
-import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import pg from "pg";
 import type { Registry } from "prom-client";
 import {
@@ -90,7 +90,9 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
   const { stores, logger, now } = deps;
   const metrics = createCampaignMetrics(deps.registry);
   const settings = new Map(config.tenants.map((tenant) => [tenant.id, campaignSettingsOf(tenant)]));
-  const tenantOfNumber = new Map(config.tenants.flatMap((tenant) => tenant.phoneNumberIds.map((id) => [id, tenant])));
+  const tenantOfNumber = new Map(
+    config.tenants.flatMap((tenant) => tenant.phoneNumberIds.map((id) => [id, tenant])),
+  );
   const commands = createCampaignCommands({ store: stores, tenants: config.tenants, now });
   const events = createCampaignEvents({
     store: stores,
@@ -116,7 +118,8 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
   return {
     commands,
     events,
-    wrap: (responder) => withCampaigns(responder, { store: stores, suppressions: stores.suppressions, logger, metrics, now }),
+    wrap: (responder) =>
+      withCampaigns(responder, { store: stores, suppressions: stores.suppressions, logger, metrics, now }),
     run: () =>
       startCampaignRunner({
         store: stores,
@@ -137,7 +140,11 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
           return tenant === undefined ? undefined : settings.get(tenant.id)?.messagingLimit;
         },
         onSent: async (campaign, recipient, wamid) => {
-          const conversationKey = conversationKeyOf(campaign.tenantId, campaign.phoneNumberId, recipient.customerId);
+          const conversationKey = conversationKeyOf(
+            campaign.tenantId,
+            campaign.phoneNumberId,
+            recipient.customerId,
+          );
           const at = now();
           try {
             await deps.sent.recordSent({
@@ -145,16 +152,22 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
               wamid,
               phoneNumberId: campaign.phoneNumberId,
               conversationKey,
-              ...(recipient.kind === "to" ? { to: recipient.customerId } : { recipient: recipient.customerId }),
+              ...(recipient.kind === "to"
+                ? { to: recipient.customerId }
+                : { recipient: recipient.customerId }),
               turnId: `campaign:${campaign.id}`,
               part: recipient.seq,
               sentAt: at,
             });
             // The bot answers a reply knowing what the customer was sent.
-            const text = renderedTemplateText(campaign, recipient.params) ?? `[template ${campaign.template.name}]`;
+            const text =
+              renderedTemplateText(campaign, recipient.params) ?? `[template ${campaign.template.name}]`;
             await deps.state.append(conversationKey, [{ at, from: "bot", type: "template", text, wamid }]);
           } catch (error) {
-            logger.warn({ err: error, campaign: campaign.id }, "campaign message sent but not recorded in the conversation");
+            logger.warn(
+              { err: error, campaign: campaign.id },
+              "campaign message sent but not recorded in the conversation",
+            );
           }
         },
       }),

@@ -1,8 +1,8 @@
-import type { CampaignCommands } from "../campaigns/index.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
+import type { CampaignCommands } from "../campaigns/index.js";
 import type { AppConfig } from "../config/index.js";
 import {
   type ConsoleEventBus,

@@ -1,5 +1,6 @@
 import type { Registry } from "prom-client";
 import { createGatewayResponder, type LlmClient, llmFromConfig } from "../agent/index.js";
+import type { CampaignCommands, CampaignEvents } from "../campaigns/index.js";
 import { type AppConfig, GRAPH_SEND_TIMEOUT_MS } from "../config/index.js";
 import type { ConsoleEventBus } from "../console/index.js";
 import {
@@ -22,7 +23,6 @@ import {
 } from "../outbound/index.js";
 import { type IntentRouter, loadIntentRouter } from "../router/index.js";
 import type { GraphApiClient, InboundMessage } from "../whatsapp/index.js";
-import type { CampaignCommands, CampaignEvents } from "../campaigns/index.js";
 import type { JobHandlers, WorkerPorts } from "./backends/backend.js";
 import { openCampaignStores, wireCampaigns } from "./campaigns.js";
 import { createGraphClients } from "./graph-clients.js";
@@ -115,7 +115,8 @@ export async function startPipeline(
     opened.push(() => graph.close());
     const campaignStores = await openCampaignStores(config, ports.localCampaignStores);
     if (campaignStores !== undefined) opened.push(() => campaignStores.close());
-    else logger.warn("campaigns off: they need DATABASE_URL in Redis mode (every worker shares the audience)");
+    else
+      logger.warn("campaigns off: they need DATABASE_URL in Redis mode (every worker shares the audience)");
     const campaigns =
       campaignStores === undefined
         ? undefined

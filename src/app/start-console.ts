@@ -1,13 +1,13 @@
-import { createCampaignCommands } from "../campaigns/index.js";
 import { collectDefaultMetrics, Registry } from "prom-client";
+import { createCampaignCommands } from "../campaigns/index.js";
 import { type AppConfig, secretValuesOf } from "../config/index.js";
 import { createLogger, type Logger } from "../observability/index.js";
 import { startAdminListener } from "./admin-listener.js";
 import { createRedisBackend } from "./backends/redis.js";
+import { openCampaignStores } from "./campaigns.js";
 import { consoleEventPublisher, mountConsole } from "./console-server.js";
 import { StartupError } from "./errors.js";
 import { openMessageLog } from "./message-log.js";
-import { openCampaignStores } from "./campaigns.js";
 import { createCloseStack } from "./process-lifecycle.js";
 
 export interface RunningConsole {

@@ -54,5 +54,8 @@ export function settlementOf(outcome: RecipientOutcome, now: number): Settlement
       };
     case "unknown":
       return { ...NOTHING, state: "unknown", unknownSince: now };
+    case "release":
+      // Not attempted: no attempt counted, and no error to keep.
+      return { ...NOTHING, state: "pending", reason: outcome.reason ?? null, notBefore: outcome.notBefore };
   }
 }

@@ -112,6 +112,19 @@ export function describeCampaignClaimsContract(ports: () => CampaignStores): voi
       expect((await store.report("acme", campaign.id, T0 + 2))?.failed).toEqual({ "131026": 1, "130429": 1 });
     });
 
+    it("releases a claim that was not attempted back to pending, without counting an attempt", async () => {
+      const { store } = ports();
+      const campaign = await runningCampaign(store, audience(1), { clientKey: "release" });
+      const [claimed] = (await store.claim(claimOf(campaign.id))).recipients;
+      expect(claimed?.seq).toBe(1);
+      const release = { kind: "release", notBefore: T0 + MINUTE } as const;
+      expect(await store.settle(campaign.id, 1, "worker-1", release, T0)).toBe(true);
+      // Not before its time, and then with no attempt spent.
+      expect((await store.claim(claimOf(campaign.id))).recipients).toEqual([]);
+      const again = await store.claim(claimOf(campaign.id, { now: T0 + MINUTE }));
+      expect(again.recipients.map((r) => [r.seq, r.attempts, r.state])).toEqual([[1, 0, "sending"]]);
+    });
+
     it("makes claims past their lease unknown, and sends unknown ones again only when no status came", async () => {
       const { store } = ports();
       const campaign = await runningCampaign(store, audience(3));

@@ -1,10 +1,10 @@
-import { createSqliteCampaignStore } from "../../campaigns/sqlite/index.js";
 import { join, resolve } from "node:path";
 import {
   createLocalTenantSlots,
   createSqlitePendingActions,
   createSqliteTokenBudget,
 } from "../../agent/embedded/index.js";
+import { createSqliteCampaignStore } from "../../campaigns/sqlite/index.js";
 import type { AppConfig } from "../../config/index.js";
 import {
   createLocalConversationLock,

@@ -31,7 +31,11 @@ export function campaignThroughputOf(config: AppConfig): {
   const byNumber = new Map<string, number>();
   for (const tenant of config.tenants) {
     const share = (tenant.throughputMps * (100 - campaignSettingsOf(tenant).replyReservePercent)) / 100;
-    for (const phoneNumberId of tenant.phoneNumberIds) byNumber.set(campaignPaceKey(phoneNumberId), Math.max(0.1, share));
+    for (const phoneNumberId of tenant.phoneNumberIds)
+      byNumber.set(campaignPaceKey(phoneNumberId), Math.max(0.1, share));
   }
-  return { throughputMps: Math.max(0.1, Math.min(...[...byNumber.values(), 80 * 0.8])), throughputMpsByNumber: byNumber };
+  return {
+    throughputMps: Math.max(0.1, Math.min(...[...byNumber.values(), 80 * 0.8])),
+    throughputMpsByNumber: byNumber,
+  };
 }
