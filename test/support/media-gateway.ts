@@ -41,6 +41,10 @@ export interface MediaGateway {
   readonly running: { readonly url: string };
   /** The echo responder, unless the gateway's own answers (`ownResponder`). */
   readonly responder: ReturnType<typeof echoResponder>;
+  /** The gateway's data directory (its database, kept media). */
+  readonly dataDir: string;
+  /** The Prometheus text of the gateway's /metrics. */
+  metrics(): Promise<string>;
   post(messages: readonly InboundSpecOf[]): Promise<number>;
   /** The texts the customer was sent, oldest first. */
   sent(): string[];
@@ -61,6 +65,8 @@ export async function startMediaGateway(
     readonly backend?: "embedded" | "redis";
     /** The gateway's tracing (an in-memory capture); default off. */
     readonly tracing?: Tracing;
+    /** More fields of the tenant `acme` (with `media` only): coalesce, replies… */
+    readonly tenant?: Record<string, unknown>;
   } = {},
 ): Promise<MediaGateway> {
   const fake = await startFake();
@@ -80,6 +86,7 @@ export async function startMediaGateway(
             phoneNumberIds: ["106540352242922"],
             coalesce: { windowMs: 0, maxMs: 0 },
             media,
+            ...options.tenant,
           },
         ],
       }),
@@ -101,7 +108,7 @@ export async function startMediaGateway(
     ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
   };
   let store: MessageStore;
-  let running: { readonly url: string; close(): Promise<void> };
+  let running: { readonly url: string; readonly adminUrl?: string; close(): Promise<void> };
   if (options.backend === "redis") {
     // An ingress and a worker on Redis, the message log on PostgreSQL, each in a namespace of its own.
     const prefix = uniquePrefix("media");
@@ -147,6 +154,11 @@ export async function startMediaGateway(
     fake,
     running,
     responder,
+    dataDir,
+    async metrics() {
+      const response = await fetch(`${running.adminUrl}/metrics`);
+      return response.text();
+    },
     async post(messages) {
       const body = mixedWebhook(messages);
       const url = `${running.url}/webhook${tenant === "default" ? "" : `/${tenant}`}`;
