@@ -114,3 +114,39 @@ describe("pictures as the agent's image input (embedded)", () => {
     }
   });
 });
+
+describe("receipt slots reach the router (embedded)", () => {
+  const replies = {
+    failed_transaction: {
+      needs: ["amount", "reference"],
+      text: { en: "We see {amount}, reference {reference}. We are checking it now." },
+      ask: { en: "Sorry! {known}Please send {missing} so we can check it." },
+      known: { en: "I see {seen}. " },
+    },
+  };
+
+  it("a receipt picture and 'I don transfer, e never reach' in one turn: routed, the reply filled from the receipt", async () => {
+    const { llm, gateway } = await startWithLlm(
+      { vision: true },
+      { coalesce: { windowMs: 400, maxMs: 3000 }, replies, router: { languages: ["en"] } },
+    );
+    expect(await gateway.post([media(gateway, "image", RECEIPT_PNG, "image/png")])).toBe(200);
+    expect(await gateway.post([text("I don transfer, e never reach")])).toBe(200);
+    await eventually(() => gateway.sent().length >= 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(gateway.sent()).toEqual([
+      "We see ₦15,000, reference 000013250314094211223344556. We are checking it now.",
+    ]);
+    // The router answered: the model was asked to read the picture, never to answer the turn.
+    expect(agentCalls(llm.fake.requests())).toEqual([]);
+  });
+
+  it("without the picture the same words get the question for the missing slots", async () => {
+    const { gateway } = await startWithLlm({ vision: true }, { replies, router: { languages: ["en"] } });
+    await gateway.post([text("I don transfer, e never reach")]);
+    await eventually(() => gateway.sent().length >= 1, 10_000);
+    expect(gateway.sent()).toEqual([
+      "Sorry! Please send the amount and the transaction reference so we can check it.",
+    ]);
+  });
+});
