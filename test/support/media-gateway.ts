@@ -7,7 +7,7 @@ import { startAll, startEmbedded } from "../../src/app/index.js";
 import type { Responder, TurnInput } from "../../src/conversation/index.js";
 import { type InboundSpecOf, mixedWebhook } from "../../src/dev/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
-import { createLogger, type Tracing } from "../../src/observability/index.js";
+import { createLogger, type Logger, type Tracing } from "../../src/observability/index.js";
 import type { MessageStore } from "../../src/store/index.js";
 import { openPostgresMessageStore } from "../../src/store/postgres/index.js";
 import { embeddedEnvConfig } from "./embedded-config.js";
@@ -67,6 +67,8 @@ export async function startMediaGateway(
     readonly tracing?: Tracing;
     /** More fields of the tenant `acme` (with `media` only): coalesce, replies… */
     readonly tenant?: Record<string, unknown>;
+    /** The gateway's logger; default silent (TEST_LOG_LEVEL). */
+    readonly logger?: Logger;
   } = {},
 ): Promise<MediaGateway> {
   const fake = await startFake();
@@ -102,7 +104,8 @@ export async function startMediaGateway(
           ACME_TOKEN: GRAPH_TOKEN,
         };
   const tenant = media === undefined ? "default" : "acme";
-  const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" });
+  const logger =
+    options.logger ?? createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" });
   const answering = {
     ...(options.ownResponder === true ? {} : { responder }),
     ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
@@ -138,6 +141,11 @@ export async function startMediaGateway(
     const embedded = await startEmbedded(embeddedEnvConfig(fake.url, dataDir, { ...env, ...tenantEnv }), {
       logger,
       ...answering,
+    }).catch(async (error: unknown) => {
+      // A start that is refused (what some tests look for) leaves nothing behind.
+      await fake.fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
     });
     running = embedded;
     const live = await openLiveSqliteStore(embedded.databasePath);
