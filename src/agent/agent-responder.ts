@@ -93,6 +93,16 @@ function turnText(messages: readonly InboundMessage[]): string {
     .slice(0, 4000);
 }
 
+/** The pictures of the messages being answered that this run holds (the media reader bounds them). */
+function turnImages(turn: TurnInput): string[] {
+  const { images } = turn;
+  if (images === undefined) return [];
+  return turn.messages.flatMap((message) => {
+    const image = images[message.wamid];
+    return image === undefined ? [] : [image.dataUrl];
+  });
+}
+
 /** What a router span says of its decision: the tier, the intent and how sure it was, never the text. */
 function routerAttributes(turn: TurnInput, routed: Parameters<typeof turnDecisionOf>[1]) {
   const decision = turnDecisionOf(turn, routed);
@@ -225,6 +235,7 @@ export function createAgentResponder(tenants: readonly TenantConfig[], deps: Age
           turnId: turn.turnId ?? turnIdFor(turn.messages.map((message) => message.wamid)),
           steps: turn.steps ?? unjournaledSteps,
           text: turnText(turn.messages),
+          images: turnImages(turn),
           history: await deps.state.recent(turn.conversationKey, agent.historyMessages),
           handoffText: responder.replies.talk_to_human?.text ?? responder.fallback.text,
           ...(traceparent === undefined ? {} : { traceparent }),

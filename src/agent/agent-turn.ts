@@ -14,6 +14,7 @@ import { CANCEL_PREFIX, CONFIRM_PREFIX } from "./confirm-ids.js";
 import type { KnowledgeBase } from "./knowledge.js";
 import type { PendingActionStore, TokenBudget } from "./ports.js";
 import {
+  type ChatContentPart,
   type ChatMessage,
   type LlmClient,
   type LlmCompletion,
@@ -98,6 +99,8 @@ export interface AgentTurnInput {
   readonly steps: TurnSteps;
   /** The turn's coalesced text. */
   readonly text: string;
+  /** This turn's pictures as `data:` URLs, sent beside the text as image input (a model with vision). */
+  readonly images?: readonly string[];
   readonly history: readonly HistoryEntry[];
   readonly hints?: RouterDecision;
   /** The FAQ tier's best knowledge entries for the turn, when it did not answer itself. */
@@ -157,6 +160,15 @@ function historyMessages(history: readonly HistoryEntry[], limit: number): ChatM
           }
         : { role: "assistant" as const, content: entry.text as string },
     );
+}
+
+/** The turn's text, with its pictures as OpenAI image parts after it when there are any. */
+function userContent(text: string, images: readonly string[]): string | ChatContentPart[] {
+  if (images.length === 0) return text;
+  return [
+    { type: "text", text },
+    ...images.map((url): ChatContentPart => ({ type: "image_url", image_url: { url } })),
+  ];
 }
 
 const CONFIRMED_CALL_ID = "confirmed-call";
@@ -246,7 +258,7 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
   const messages: ChatMessage[] = [
     { role: "system", content: buildSystemPrompt(settings, input.hints, input.knowledgeHints) },
     ...historyMessages(input.history, settings.historyMessages),
-    { role: "user", content: input.text },
+    { role: "user", content: userContent(input.text, input.images ?? []) },
     ...(input.confirmed === undefined ? [] : confirmedToolMessages(input.confirmed)),
   ];
   let promptTokens = 0;

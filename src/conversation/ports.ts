@@ -65,7 +65,7 @@ export interface TurnMediaReader {
     readonly tenant: TenantConfig;
     readonly conversationKey: string;
     readonly messages: readonly InboundMessage[];
-  }): Promise<TurnMediaReadings>;
+  }): Promise<TurnMediaRead>;
   /**
    * The turn's replies with a voice note added after each plain text one, when the tenant answers
    * voice notes in kind and the turn had one; the replies unchanged otherwise (and when speech fails).
@@ -85,6 +85,24 @@ export interface TurnMediaReadings {
   readonly notice?: TurnReply;
 }
 
+/**
+ * One picture of the turn as a model with vision is sent it: a `data:` URL of
+ * the bytes the worker downloaded (never Meta's URL). Held in memory for one
+ * run of the turn only: never journaled, logged or kept in the history.
+ */
+export interface TurnImage {
+  /** `data:<mime>;base64,<bytes>`. */
+  readonly dataUrl: string;
+  /** Bytes of the picture. */
+  readonly size: number;
+}
+
+/** A turn's reading: the journaled readings, and the pictures the agent may be sent (this run only). */
+export interface TurnMediaRead extends TurnMediaReadings {
+  /** By wamid: the pictures of a tenant whose agent sees images (`media.agentImages`), within a size bound. */
+  readonly images?: Readonly<Record<string, TurnImage>>;
+}
+
 /** What a responder is asked to answer: one turn of one conversation. */
 export interface TurnInput {
   readonly tenant: TenantConfig;
@@ -101,6 +119,11 @@ export interface TurnInput {
   readonly steps?: TurnSteps;
   /** The W3C traceparent of the turn's span, the parent of the router's and the agent's; when tracing is on. */
   readonly traceparent?: string;
+  /**
+   * This run's pictures by wamid, for an agent whose model sees images. Absent when a
+   * resumed run took the reading from the journal (the bytes are never journaled).
+   */
+  readonly images?: Readonly<Record<string, TurnImage>>;
 }
 
 /** One tool call of an agent turn as an operator may see it. */

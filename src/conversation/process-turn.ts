@@ -12,6 +12,7 @@ import type {
   HistoryEntry,
   ResumedTurn,
   TurnJournal,
+  TurnMediaRead,
   TurnMediaReader,
 } from "./ports.js";
 import { type Responder, ResponderBusyError, type TurnReply, type TypingIndicator } from "./ports.js";
@@ -192,15 +193,23 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       }
     }
     // Journaled like any step: a resumed turn does not download or transcribe again. Read in human
-    // mode too, so whoever answers sees the transcript.
+    // mode too, so whoever answers sees the transcript. The pictures for the agent stay out of the
+    // journal: a resumed turn answers from the readings alone.
     const { media } = deps;
+    const seen: { images?: TurnMediaRead["images"] } = {};
     const read =
       media === undefined || !media.wants(messages)
         ? undefined
         : await steps.once("media", () =>
-            inChildSpan("media.read", "internal", { "ss.tenant": tenant.id }, () =>
-              media.read({ tenant, conversationKey: job.conversationKey, messages }),
-            ),
+            inChildSpan("media.read", "internal", { "ss.tenant": tenant.id }, async () => {
+              const { images, ...readings } = await media.read({
+                tenant,
+                conversationKey: job.conversationKey,
+                messages,
+              });
+              if (images !== undefined) seen.images = images;
+              return readings;
+            }),
           );
     const readMessages = read === undefined ? messages : withReadings(messages, read.readings);
     const notice = botAnswers === "bot" ? read?.notice : undefined;
@@ -213,6 +222,7 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
       turnId,
       steps,
       ...(traceparent === undefined ? {} : { traceparent }),
+      ...(seen.images === undefined ? {} : { images: seen.images }),
     };
     // Mixed turns answer the fresh messages only: the fresh answer covers the replayed ones too. A
     // turn of nothing but media that could not be read gets the notice alone (or, within the hour of

@@ -25,6 +25,8 @@ const mediaSettingsSchema = z.looseObject({
       stt: sttProvider.extend({ fallback: sttProvider.optional() }).strict().optional(),
       /** The tenant's model accepts images: receipts are read into slots and images go to the agent. */
       vision: z.boolean().optional(),
+      /** With `vision`: the agent's turn carries the picture itself too (false: its reading only). */
+      agentImages: z.boolean().optional(),
       /** Keep the downloaded bytes in the data directory (purged with the message log's retention). */
       keep: z.boolean().optional(),
       /** Largest download per kind, bytes; at most Meta's own limit for the kind. */
@@ -68,6 +70,8 @@ export interface TenantSttProvider {
 export interface MediaSettings {
   readonly stt: (TenantSttProvider & { readonly fallback: TenantSttProvider | undefined }) | undefined;
   readonly vision: boolean;
+  /** The agent is sent this turn's pictures as image input (needs `vision`). */
+  readonly agentImages: boolean;
   readonly keep: boolean;
   readonly maxBytes: Readonly<Partial<Record<MediaKind, number>>>;
   readonly readBudgetMs: number;
@@ -105,6 +109,11 @@ export function resolveMediaSettings(tenant: TenantConfig): MediaSettings {
     );
   }
   const own = parsed.data.media ?? {};
+  if (own.agentImages === true && own.vision !== true) {
+    throw new MediaSettingsError(tenant.id, [
+      "media.agentImages: needs media.vision: true (a model that accepts images)",
+    ]);
+  }
   try {
     mediaLimits(own.maxBytes);
   } catch (error) {
@@ -125,6 +134,8 @@ export function resolveMediaSettings(tenant: TenantConfig): MediaSettings {
             fallback: own.stt.fallback === undefined ? undefined : provider(own.stt.fallback),
           },
     vision: own.vision ?? false,
+    // The agent's model is the one that read the picture: it sees pictures unless the tenant saves the tokens.
+    agentImages: (own.vision ?? false) && (own.agentImages ?? true),
     keep: own.keep ?? false,
     maxBytes: own.maxBytes ?? {},
     readBudgetMs: own.readBudgetMs ?? MEDIA_DEFAULTS.readBudgetMs,

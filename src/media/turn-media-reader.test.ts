@@ -164,4 +164,70 @@ describe("media settings", () => {
     expect(() => resolveMediaSettings(tenantWith({ vison: true }))).toThrow(/vison/);
     expect(resolveMediaSettings(tenantWith({ maxBytes: { image: 1024 } })).maxBytes).toEqual({ image: 1024 });
   });
+
+  it("sends pictures to the agent with vision unless agentImages is false; agentImages alone is refused", () => {
+    const tenantWith = (media: unknown) => ({ ...tenant, settings: { media } }) as TenantConfig;
+    expect(resolveMediaSettings(tenantWith({ vision: true })).agentImages).toBe(true);
+    expect(resolveMediaSettings(tenantWith({ vision: true, agentImages: false })).agentImages).toBe(false);
+    expect(resolveMediaSettings(tenantWith({})).agentImages).toBe(false);
+    expect(() => resolveMediaSettings(tenantWith({ agentImages: true }))).toThrow(
+      /media.agentImages: needs media.vision: true/,
+    );
+  });
+});
+
+describe("pictures for the agent", () => {
+  const seeing = { ...tenant, settings: { media: { vision: true } } } as TenantConfig;
+  const MB = 1024 * 1024;
+  const pictureDeps = (sizes: Record<string, number>, readImage: TurnMediaReaderDeps["readImage"]) =>
+    deps({
+      download: async (_tenant, request) => {
+        const size = sizes[request.mediaId] ?? 1;
+        const bytes = Buffer.alloc(size, request.mediaId);
+        return { bytes, mimeType: "image/jpeg", size, sha256: "c2hh" };
+      },
+      ...(readImage === undefined ? {} : { readImage }),
+    }).deps;
+
+  it("gives the turn's read pictures as data URLs, in order, until together they would pass 5 MB", async () => {
+    const [a, b, c] = [media("image"), media("image"), media("image")];
+    const id = (message: InboundMessage) => (message.content as { id: string }).id;
+    const reader = createTurnMediaReader(
+      pictureDeps({ [id(a)]: 3 * MB, [id(b)]: 3 * MB, [id(c)]: 2 * MB }, async () => ({
+        description: "Image, not a receipt: a plate of jollof",
+      })),
+    );
+    const read = await reader.read({
+      tenant: seeing,
+      conversationKey: a.conversationKey,
+      messages: [a, b, c],
+    });
+    expect(Object.keys(read.images ?? {})).toEqual([a.wamid, c.wamid]);
+    const dataUrl = read.images?.[a.wamid]?.dataUrl ?? "";
+    expect(dataUrl.startsWith("data:image/jpeg;base64,")).toBe(true);
+    expect(Buffer.from(dataUrl.split(",")[1] ?? "", "base64").equals(Buffer.alloc(3 * MB, id(a)))).toBe(true);
+    // The readings, which are journaled, hold no bytes.
+    expect(JSON.stringify(read.readings)).not.toContain("base64");
+  });
+
+  it("gives none the model could not read, and none without vision or with agentImages false", async () => {
+    const picture = media("image");
+    const failing = createTurnMediaReader(
+      pictureDeps({}, async () => {
+        throw new Error("the model refused the image");
+      }),
+    );
+    const refused = await failing.read({ tenant: seeing, conversationKey: "k", messages: [picture] });
+    expect(refused.images).toBeUndefined();
+    const reading = pictureDeps({}, async () => ({ description: "Image, not a receipt: a cat" }));
+    for (const media of [{}, { vision: true, agentImages: false }]) {
+      const other = { ...tenant, settings: { media } } as TenantConfig;
+      const read = await createTurnMediaReader(reading).read({
+        tenant: other,
+        conversationKey: "k",
+        messages: [picture],
+      });
+      expect(read.images).toBeUndefined();
+    }
+  });
 });

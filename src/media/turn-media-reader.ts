@@ -2,14 +2,16 @@ import type { TenantConfig } from "../config/index.js";
 import {
   type ConversationStateStore,
   MEDIA_NOTICE_ENTRY,
+  type TurnImage,
+  type TurnMediaRead,
   type TurnMediaReader,
-  type TurnMediaReadings,
   type TurnReply,
 } from "../conversation/index.js";
 import { describeDocument, flattenForModel, formatByteSize, quoteForModel } from "../documents/index.js";
 import type { Logger } from "../observability/index.js";
-import { describeImageWithoutVision } from "../vision/index.js";
+import { describeImageWithoutVision, imageDataUrl } from "../vision/index.js";
 import type { InboundMessage, MediaKind, MediaReading } from "../whatsapp/index.js";
+import { META_MEDIA_LIMITS } from "./media-limits.js";
 import type { MediaMetrics } from "./media-metrics.js";
 import type { MediaSettings } from "./media-settings.js";
 
@@ -97,6 +99,8 @@ export interface TurnMediaReaderDeps {
 
 const MEDIA_KINDS: ReadonlySet<string> = new Set(["audio", "image", "document", "video", "sticker"]);
 const NO_SPEECH_NOTICE_EVERY_MS = 3_600_000;
+/** The pictures of one turn the agent is sent, all together, bytes: one picture at Meta's cap. */
+const AGENT_IMAGE_BYTES = META_MEDIA_LIMITS.image;
 /** The failure code of a voice note when no speech to text is configured. */
 export const NO_TRANSCRIBER = "no_transcriber";
 const THING: Record<MediaKind, string> = {
@@ -153,6 +157,25 @@ export function placeholderOf(
   return `[${THING[kind]}: ${flattenForModel(type, 100)}${size === undefined ? "" : `, ${formatByteSize(size)}`}${said}]`;
 }
 
+/** The turn's pictures for the agent, in message order, until together they would pass the cap. */
+function agentImages(
+  messages: readonly InboundMessage[],
+  pictures: ReadonlyMap<string, MediaBytes>,
+): Record<string, TurnImage> | undefined {
+  if (pictures.size === 0) return undefined;
+  const images: Record<string, TurnImage> = {};
+  let left = AGENT_IMAGE_BYTES;
+  for (const message of messages) {
+    const picture = pictures.get(message.wamid);
+    const size = picture?.bytes.byteLength ?? 0;
+    // A type that is not an image's would be refused by the model: that picture keeps its reading only.
+    if (picture === undefined || size > left || !/^image\//i.test(picture.mimeType)) continue;
+    left -= size;
+    images[message.wamid] = { dataUrl: imageDataUrl(picture.bytes, picture.mimeType), size };
+  }
+  return images;
+}
+
 /**
  * Reads a turn's media in the worker, never the ingress: voice notes are
  * downloaded and transcribed, pictures read for receipts when the tenant's
@@ -171,6 +194,7 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
     deadline: number,
     signal: AbortSignal,
     language: string | undefined,
+    pictures: Map<string, MediaBytes>,
   ): Promise<MediaReading> => {
     const { kind } = medium;
     const caption = str(medium.caption);
@@ -243,6 +267,8 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
       }
       if (readImage !== undefined) {
         const seen = await readImage(tenant, bytes, caption, signal);
+        // Only a picture the model could read goes to the agent: one it refused would fail the agent too.
+        if (settings.agentImages) pictures.set(message.wamid, bytes);
         return {
           ...downloaded,
           description: seen.description,
@@ -326,7 +352,7 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
   return {
     answerInKind,
     wants: (messages) => messages.some((message) => mediaOf(message) !== undefined),
-    async read({ tenant, conversationKey, messages }): Promise<TurnMediaReadings> {
+    async read({ tenant, conversationKey, messages }): Promise<TurnMediaRead> {
       const settings = deps.settings(tenant);
       const started = deps.now();
       const deadline = started + settings.readBudgetMs;
@@ -338,9 +364,19 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
       const language = media.some(({ medium }) => medium.kind === "audio")
         ? await conversationLanguage(conversationKey, messages)
         : undefined;
+      const pictures = new Map<string, MediaBytes>();
       const readings = await Promise.all(
         media.map(async ({ message, medium }) => {
-          const reading = await readOne(tenant, settings, message, medium, deadline, budget, language);
+          const reading = await readOne(
+            tenant,
+            settings,
+            message,
+            medium,
+            deadline,
+            budget,
+            language,
+            pictures,
+          );
           deps.metrics?.read(
             tenant.id,
             reading.kind,
@@ -356,7 +392,12 @@ export function createTurnMediaReader(deps: TurnMediaReaderDeps): TurnMediaReade
         conversationKey,
         readings.map(([, reading]) => reading),
       );
-      return { readings: Object.fromEntries(readings), ...(notice === undefined ? {} : { notice }) };
+      const images = agentImages(messages, pictures);
+      return {
+        readings: Object.fromEntries(readings),
+        ...(notice === undefined ? {} : { notice }),
+        ...(images === undefined ? {} : { images }),
+      };
     },
   };
 }

@@ -11,6 +11,7 @@ import type { InboundMessage } from "../whatsapp/index.js";
 import type { CustomIntentsContext } from "./custom/custom-intent-store.js";
 import type { IntentRouter } from "./intent-router.js";
 import { type Lexicon, loadLexicon } from "./lexicon.js";
+import { withReceiptSlots } from "./receipt-slots.js";
 import { answerToAsk, askOnce, historyAskMemory } from "./replies/ask-once.js";
 import { localizeRoute, readTurn } from "./replies/localize-route.js";
 import { renderPlain } from "./replies/localized-reply.js";
@@ -41,14 +42,23 @@ import { withTenantTiers } from "./tiers/tenant-tiers.js";
  * it does not answer, its best entries ride with the fallback as hints for
  * the agent. Anything else gets the fallback.
  * The reply is then fitted to the customer
- * (replies/localize-route.ts): their language, and the slots they gave.
+ * (replies/localize-route.ts): their language, and the slots they gave or
+ * a transfer receipt they sent as a picture showed (receipt-slots.ts).
  */
 export function routeTurn(
   settings: ResponderSettings,
   messages: readonly InboundMessage[],
   router?: IntentRouter,
 ): RouteResult {
-  const routed = pickRoute(settings, messages, router);
+  const picked = pickRoute(settings, messages, router);
+  // A receipt read from a picture fills the slots the customer did not write, for the reply and the agent.
+  const routed =
+    picked.decision === undefined
+      ? picked
+      : {
+          ...picked,
+          decision: { ...picked.decision, slots: withReceiptSlots(picked.decision.slots, messages) },
+        };
   const { decision } = routed;
   const reading =
     decision === undefined

@@ -12,7 +12,8 @@ export interface RouterSlots {
   phone?: string;
   /**
    * When the customer says it happened: this_morning, today, yesterday, last_night, last_week, this_month,
-   * last_month, last_year, days_ago, weeks_ago, months_ago, since_<weekday>, month_<name> (month_may…).
+   * last_month, last_year, days_ago, weeks_ago, months_ago, since_<weekday>, month_<name> (month_may…);
+   * or, from a transfer receipt's picture, its date as printed (2025-03-14; see receipt-slots.ts).
    */
   date?: string;
   /** The Nigerian bank or wallet named, canonical ("GTBank", "Access Bank", "OPay"…; see bank-slot.ts). */

@@ -7,7 +7,7 @@ import { startAll, startEmbedded } from "../../src/app/index.js";
 import type { Responder, TurnInput } from "../../src/conversation/index.js";
 import { type InboundSpecOf, mixedWebhook } from "../../src/dev/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
-import { createLogger, type Tracing } from "../../src/observability/index.js";
+import { createLogger, type Logger, type Tracing } from "../../src/observability/index.js";
 import type { MessageStore } from "../../src/store/index.js";
 import { openPostgresMessageStore } from "../../src/store/postgres/index.js";
 import { embeddedEnvConfig } from "./embedded-config.js";
@@ -41,6 +41,10 @@ export interface MediaGateway {
   readonly running: { readonly url: string };
   /** The echo responder, unless the gateway's own answers (`ownResponder`). */
   readonly responder: ReturnType<typeof echoResponder>;
+  /** The gateway's data directory (its database, kept media). */
+  readonly dataDir: string;
+  /** The Prometheus text of the gateway's /metrics. */
+  metrics(): Promise<string>;
   post(messages: readonly InboundSpecOf[]): Promise<number>;
   /** The texts the customer was sent, oldest first. */
   sent(): string[];
@@ -61,6 +65,10 @@ export async function startMediaGateway(
     readonly backend?: "embedded" | "redis";
     /** The gateway's tracing (an in-memory capture); default off. */
     readonly tracing?: Tracing;
+    /** More fields of the tenant `acme` (with `media` only): coalesce, replies… */
+    readonly tenant?: Record<string, unknown>;
+    /** The gateway's logger; default silent (TEST_LOG_LEVEL). */
+    readonly logger?: Logger;
   } = {},
 ): Promise<MediaGateway> {
   const fake = await startFake();
@@ -80,6 +88,7 @@ export async function startMediaGateway(
             phoneNumberIds: ["106540352242922"],
             coalesce: { windowMs: 0, maxMs: 0 },
             media,
+            ...options.tenant,
           },
         ],
       }),
@@ -95,13 +104,14 @@ export async function startMediaGateway(
           ACME_TOKEN: GRAPH_TOKEN,
         };
   const tenant = media === undefined ? "default" : "acme";
-  const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" });
+  const logger =
+    options.logger ?? createLogger({ level: (process.env.TEST_LOG_LEVEL ?? "silent") as "silent" });
   const answering = {
     ...(options.ownResponder === true ? {} : { responder }),
     ...(options.tracing === undefined ? {} : { tracing: options.tracing }),
   };
   let store: MessageStore;
-  let running: { readonly url: string; close(): Promise<void> };
+  let running: { readonly url: string; readonly adminUrl?: string; close(): Promise<void> };
   if (options.backend === "redis") {
     // An ingress and a worker on Redis, the message log on PostgreSQL, each in a namespace of its own.
     const prefix = uniquePrefix("media");
@@ -131,6 +141,11 @@ export async function startMediaGateway(
     const embedded = await startEmbedded(embeddedEnvConfig(fake.url, dataDir, { ...env, ...tenantEnv }), {
       logger,
       ...answering,
+    }).catch(async (error: unknown) => {
+      // A start that is refused (what some tests look for) leaves nothing behind.
+      await fake.fake.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
     });
     running = embedded;
     const live = await openLiveSqliteStore(embedded.databasePath);
@@ -147,6 +162,11 @@ export async function startMediaGateway(
     fake,
     running,
     responder,
+    dataDir,
+    async metrics() {
+      const response = await fetch(`${running.adminUrl}/metrics`);
+      return response.text();
+    },
     async post(messages) {
       const body = mixedWebhook(messages);
       const url = `${running.url}/webhook${tenant === "default" ? "" : `/${tenant}`}`;

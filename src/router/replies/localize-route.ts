@@ -2,6 +2,7 @@ import type { InboundMessage } from "../../whatsapp/index.js";
 import type { DetectedLanguage } from "../detect-language.js";
 import type { IntentRouter } from "../intent-router.js";
 import { foldDiacritics } from "../normalize.js";
+import { withReceiptSlots } from "../receipt-slots.js";
 import type { ResponderSettings } from "../responder-settings.js";
 import { detectDate, extractSlots, type RouterSlots } from "../slots.js";
 import type { RouteResult } from "../tiers/route-result.js";
@@ -23,18 +24,19 @@ function customerText(messages: readonly InboundMessage[]): string {
 /**
  * The turn's language and slots when the classifier did not read it (rule
  * and reply-id tiers): the router's language hook, and the slot extractor on
- * the turn's text. Without a router, or for a turn of taps only, the
+ * the turn's text, with a transfer receipt's slots where the text has none. Without a router, or for a turn of taps only, the
  * tenant's language order decides.
  */
 export function readTurn(messages: readonly InboundMessage[], router: IntentRouter | undefined): TurnReading {
   const text = customerText(messages);
-  if (text === "") return { language: undefined, slots: {} };
+  // A receipt picture alone still brings its slots (the answer to "please send the reference").
+  if (text === "") return { language: undefined, slots: withReceiptSlots({}, messages) };
   const lower = text.normalize("NFKC").toLowerCase();
   const { slots } = extractSlots(lower);
   const date = detectDate(foldDiacritics(lower));
   return {
     language: router?.identifyLanguage?.(text),
-    slots: date === undefined ? slots : { ...slots, date },
+    slots: withReceiptSlots(date === undefined ? slots : { ...slots, date }, messages),
   };
 }
 
