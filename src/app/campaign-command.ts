@@ -211,7 +211,7 @@ function formatReport(report: Record<string, unknown>): string {
     `skipped    ${counts(report.skipped)}`,
     `sent       ${report.sent}   delivered ${report.delivered}   read ${report.read}`,
     `failed     ${counts(report.failed)}`,
-    `replied    ${report.replied}   opted out ${report.optedOut}`,
+    `replied    ${report.replied}   opted out ${report.optedOut}   handed to a human ${report.handoffs}   checkouts ${report.checkouts}`,
     `billable   ${counts(report.billable)}`,
   ].join("\n");
 }

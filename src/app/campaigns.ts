@@ -9,6 +9,7 @@ import {
   type CampaignStore,
   campaignSettingsOf,
   campaignTemplateBody,
+  countCampaignCheckouts,
   createCampaignCommands,
   createCampaignEvents,
   createCampaignMetrics,
@@ -21,7 +22,7 @@ import {
 } from "../campaigns/index.js";
 import { openPostgresCampaignStore } from "../campaigns/postgres/index.js";
 import type { AppConfig } from "../config/index.js";
-import type { ConversationStateStore, Responder } from "../conversation/index.js";
+import type { ConversationStateStore, Responder, TurnDecisionHook } from "../conversation/index.js";
 import type { Logger } from "../observability/index.js";
 import type { SendRateLimiter, SentMessageRecorder, TenantSendPause } from "../outbound/index.js";
 import type { OutboundRecord } from "../store/index.js";
@@ -85,6 +86,8 @@ export interface CampaignWiring {
   readonly commands: CampaignCommands;
   readonly events: CampaignEvents;
   wrap(responder: Responder): Responder;
+  /** Counts checkouts for the campaign that reached the customer (beside the message log's hook). */
+  readonly countCheckouts: TurnDecisionHook;
   /** Starts sending running campaigns in this process. */
   run(): CampaignRunner;
 }
@@ -122,6 +125,13 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
   return {
     commands,
     events,
+    countCheckouts: countCampaignCheckouts({
+      store: stores,
+      suppressions: stores.suppressions,
+      logger,
+      metrics,
+      now,
+    }),
     wrap: (responder) =>
       withCampaigns(responder, { store: stores, suppressions: stores.suppressions, logger, metrics, now }),
     run: () =>

@@ -9,6 +9,7 @@ import {
   createTurnMetrics,
   createTypingIndicatorCounter,
   type Responder,
+  type TurnDecisionHook,
   type TurnMediaReader,
 } from "../conversation/index.js";
 import { createDeliveryMetrics, createEventJobHandler } from "../delivery/index.js";
@@ -141,7 +142,7 @@ export async function startPipeline(
         logger,
         router: options.router ?? loadIntentRouter(),
         state,
-        ...(recorders === undefined ? {} : { onTurnDecision: recorders.onTurnDecision }),
+        ...decisionHook(recorders?.onTurnDecision, campaigns?.countCheckouts),
         ...(options.llm === undefined ? {} : { llm: options.llm }),
         tracing,
       });
@@ -307,4 +308,16 @@ function createJobHandlers(config: AppConfig, deps: HandlerDeps): JobHandlers {
           return applyEvent(job);
         };
   return { turns, outbound, events };
+}
+
+/** The message log's decision hook and the campaigns' checkout count, either, both or none. */
+function decisionHook(...hooks: (TurnDecisionHook | undefined)[]): { onTurnDecision?: TurnDecisionHook } {
+  const present = hooks.filter((hook): hook is TurnDecisionHook => hook !== undefined);
+  if (present.length === 0) return {};
+  if (present.length === 1) return { onTurnDecision: present[0] as TurnDecisionHook };
+  return {
+    onTurnDecision: async (decision) => {
+      for (const hook of present) await hook(decision);
+    },
+  };
 }

@@ -12,6 +12,8 @@ export interface ReportCounts {
   readonly read: number;
   readonly replied: number;
   readonly optedOut: number;
+  readonly handoffs: number;
+  readonly checkouts: number;
   readonly heldForLimit: number;
   readonly billable: readonly { readonly category: string; readonly n: number }[];
   /** Sent per minute: the minute's start, ms. */
@@ -47,6 +49,8 @@ export function buildCampaignReport(campaign: Campaign, counts: ReportCounts): C
     failed: byDetail("failed"),
     replied: counts.replied,
     optedOut: counts.optedOut,
+    handoffs: counts.handoffs,
+    checkouts: counts.checkouts,
     billable,
     timeline: [...counts.timeline]
       .sort((a, b) => a.minute - b.minute)

@@ -1,13 +1,16 @@
-import type { Responder, TurnInput, TurnReply } from "../conversation/index.js";
+import type { Responder, TurnDecisionHook, TurnInput, TurnReply } from "../conversation/index.js";
 import type { Logger } from "../observability/index.js";
 import type { InboundMessage } from "../whatsapp/index.js";
 import type { CampaignMetrics } from "./campaign-metrics.js";
+import type { CampaignConversion } from "./campaign-types.js";
 import { detectOptChange, type OptChange } from "./opt-out-keywords.js";
 import { optChangeLine } from "./opt-out-lines.js";
 import type { CampaignStore, SuppressionList } from "./ports.js";
 
-/** An opt-out counts against the campaign that reached the customer within this, ms. */
-const OPT_OUT_ATTRIBUTION_MS = 7 * 86_400_000;
+/** An opt-out, a handoff or a checkout counts for the campaign that reached the customer within this, ms. */
+const ATTRIBUTION_MS = 7 * 86_400_000;
+/** The router's intent of a customer paying or checking out. */
+const CHECKOUT_INTENT = "checkout_payment";
 
 export interface CampaignResponderDeps {
   readonly store: CampaignStore;
@@ -51,7 +54,7 @@ export function withCampaigns(inner: Responder, deps: CampaignResponderDeps): Re
     if (change.kind === "opt_out") {
       for (const id of ids) {
         await deps.suppressions.optOut(tenant, id, "keyword", deps.now());
-        await deps.store.recordOptOut(tenant, id, deps.now(), OPT_OUT_ATTRIBUTION_MS);
+        await deps.store.recordOptOut(tenant, id, deps.now(), ATTRIBUTION_MS);
       }
     } else {
       let wasOff = false;
@@ -64,6 +67,14 @@ export function withCampaigns(inner: Responder, deps: CampaignResponderDeps): Re
       "customer changed their campaign preference",
     );
     return { text: optChangeLine(change) };
+  };
+
+  const countConversion = async (turn: TurnInput, kind: CampaignConversion) => {
+    const first = turn.messages[0];
+    if (first === undefined) return;
+    for (const id of customerIds(first)) {
+      await deps.store.recordConversion(first.tenantId, id, kind, deps.now(), ATTRIBUTION_MS);
+    }
   };
 
   const split = async (turn: TurnInput) => {
@@ -87,6 +98,7 @@ export function withCampaigns(inner: Responder, deps: CampaignResponderDeps): Re
       const replies = await inner.respond(
         rest.length === turn.messages.length ? turn : { ...turn, messages: rest },
       );
+      if (replies.some((reply) => reply.handoff === true)) await countConversion(turn, "handoff");
       return [...lines, ...replies];
     },
     async respondToStale(turn) {
@@ -95,5 +107,24 @@ export function withCampaigns(inner: Responder, deps: CampaignResponderDeps): Re
       if (rest.length === 0) return lines;
       return [...lines, ...(await inner.respondToStale({ ...turn, messages: rest }))];
     },
+  };
+}
+
+/**
+ * Counts a turn the router sent to checkout (payment) for the campaign that reached the customer, as a
+ * decision hook beside the message log's; never rejects (a failed count is logged).
+ */
+export function countCampaignCheckouts(deps: CampaignResponderDeps): TurnDecisionHook {
+  return async (decision) => {
+    if (decision.intent !== CHECKOUT_INTENT) return;
+    const first = decision.turn.messages[0];
+    if (first === undefined) return;
+    try {
+      for (const id of customerIds(first)) {
+        await deps.store.recordConversion(first.tenantId, id, "checkout", deps.now(), ATTRIBUTION_MS);
+      }
+    } catch (error) {
+      deps.logger.warn({ err: error, tenant: first.tenantId }, "could not count a checkout for its campaign");
+    }
   };
 }

@@ -125,6 +125,9 @@ export interface CampaignStatusUpdate {
   readonly billable?: boolean;
 }
 
+/** What a conversation a campaign started led to, as reports count it. */
+export type CampaignConversion = "handoff" | "checkout";
+
 /** Counts per campaign, as reports show them. */
 export interface CampaignReport {
   readonly campaign: Campaign;
@@ -141,6 +144,9 @@ export interface CampaignReport {
   readonly failed: Readonly<Record<string, number>>;
   readonly replied: number;
   readonly optedOut: number;
+  /** Conversations it started that were handed to a human, and that reached checkout (payment). */
+  readonly handoffs: number;
+  readonly checkouts: number;
   /** Messages Meta's pricing objects marked billable, by category. */
   readonly billable: Readonly<Record<string, number>>;
   /** Sent per minute, oldest first: [minute start ms, count]. */

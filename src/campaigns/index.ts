@@ -22,7 +22,7 @@ export {
   renderedTemplateText,
 } from "./campaign-message.js";
 export { type CampaignMetrics, type CampaignSendOutcome, createCampaignMetrics } from "./campaign-metrics.js";
-export { type CampaignResponderDeps, withCampaigns } from "./campaign-responder.js";
+export { type CampaignResponderDeps, countCampaignCheckouts, withCampaigns } from "./campaign-responder.js";
 export {
   type CampaignRunner,
   type CampaignRunnerDeps,

@@ -1,6 +1,7 @@
 import type {
   AudienceMember,
   Campaign,
+  CampaignConversion,
   CampaignDefinition,
   CampaignRecipient,
   CampaignReport,
@@ -110,6 +111,17 @@ export interface CampaignStore {
   recordReply(campaignId: string, seq: number, at: number): Promise<void>;
   /** Counts an opt-out against the last campaign that reached this customer within `withinMs`. */
   recordOptOut(tenantId: string, customerId: string, at: number, withinMs: number): Promise<void>;
+  /**
+   * Counts a handoff to a human or a checkout against the last campaign that reached this customer
+   * within `withinMs` (once per recipient and kind).
+   */
+  recordConversion(
+    tenantId: string,
+    customerId: string,
+    kind: CampaignConversion,
+    at: number,
+    withinMs: number,
+  ): Promise<void>;
   report(tenantId: string, campaignId: string, now: number): Promise<CampaignReport | undefined>;
 }
 

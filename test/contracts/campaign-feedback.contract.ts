@@ -155,6 +155,11 @@ export function describeCampaignFeedbackContract(ports: () => CampaignStores): v
       });
       await store.recordReply(campaign.id, 1, T0 + HOUR);
       await store.recordOptOut("acme", customer(3), T0 + HOUR, DAY);
+      // A handoff counted twice for one recipient is one; a checkout by someone never reached is none.
+      await store.recordConversion("acme", customer(1), "handoff", T0 + HOUR, DAY);
+      await store.recordConversion("acme", customer(1), "handoff", T0 + 2 * HOUR, DAY);
+      await store.recordConversion("acme", customer(3), "checkout", T0 + HOUR, DAY);
+      await store.recordConversion("acme", customer(6), "checkout", T0 + HOUR, DAY);
       expect(await store.report("acme", campaign.id, T0 + HOUR)).toEqual({
         campaign,
         targeted: 8,
@@ -169,6 +174,8 @@ export function describeCampaignFeedbackContract(ports: () => CampaignStores): v
         failed: { "invalid parameter": 1 },
         replied: 1,
         optedOut: 1,
+        handoffs: 1,
+        checkouts: 1,
         billable: { marketing: 1 },
         timeline: [
           [T0, 2],

@@ -35,10 +35,13 @@ export function createPostgresCampaignReport(pool: Pool, tables: TableNames): Ca
         read: number;
         replied: number;
         opted_out: number;
+        handoffs: number;
+        checkouts: number;
         held: number;
       }>(
         `SELECT count(sent_at)::int AS sent, count(delivered_at)::int AS delivered, count(read_at)::int AS read,
            count(replied_at)::int AS replied, count(opted_out_at)::int AS opted_out,
+           count(handoff_at)::int AS handoffs, count(checkout_at)::int AS checkouts,
            (count(*) FILTER (WHERE state = 'pending' AND ((reason = 'messaging_limit' AND not_before > $2)
              OR ($3 AND not_before <= $2))))::int AS held
          FROM ${recipients} WHERE campaign_id = $1`,
@@ -54,7 +57,16 @@ export function createPostgresCampaignReport(pool: Pool, tables: TableNames): Ca
          FROM ${recipients} WHERE campaign_id = $1 AND sent_at IS NOT NULL GROUP BY 1 ORDER BY 1`,
         [campaignId],
       );
-      const sums = totals.rows[0] ?? { sent: 0, delivered: 0, read: 0, replied: 0, opted_out: 0, held: 0 };
+      const sums = totals.rows[0] ?? {
+        sent: 0,
+        delivered: 0,
+        read: 0,
+        replied: 0,
+        opted_out: 0,
+        handoffs: 0,
+        checkouts: 0,
+        held: 0,
+      };
       return buildCampaignReport(campaignOf(row), {
         byState: byState.rows,
         sent: sums.sent,
@@ -62,6 +74,8 @@ export function createPostgresCampaignReport(pool: Pool, tables: TableNames): Ca
         read: sums.read,
         replied: sums.replied,
         optedOut: sums.opted_out,
+        handoffs: sums.handoffs,
+        checkouts: sums.checkouts,
         heldForLimit: sums.held,
         billable: billable.rows,
         timeline: timeline.rows,

@@ -4,7 +4,10 @@ import type { DeliveryStatus, RecipientState } from "../campaign-types.js";
 import type { CampaignStore } from "../ports.js";
 import { progressOf, type StatusFields } from "../status-progress.js";
 
-type Feedback = Pick<CampaignStore, "applyStatus" | "findByWamid" | "recordReply" | "recordOptOut">;
+type Feedback = Pick<
+  CampaignStore,
+  "applyStatus" | "findByWamid" | "recordReply" | "recordOptOut" | "recordConversion"
+>;
 
 interface StatusRow {
   state: string;
@@ -25,6 +28,25 @@ const time = (value: number | null) => (value === null ? null : new Date(value))
 /** What comes back of a campaign's messages: statuses, replies and opt-outs. */
 export function createPostgresRecipientFeedback(pool: Pool, tables: TableNames): Feedback {
   const { campaigns, campaignRecipients: recipients } = tables;
+  // The customer's last campaign message within the span; if it already counts this, that is it.
+  const markLastReached = async (
+    column: "opted_out_at" | "handoff_at" | "checkout_at",
+    tenantId: string,
+    customerId: string,
+    at: number,
+    withinMs: number,
+  ) => {
+    await pool.query(
+      `UPDATE ${recipients} SET ${column} = $3
+       WHERE (campaign_id, seq) = (
+         SELECT r.campaign_id, r.seq FROM ${recipients} r JOIN ${campaigns} c ON c.id = r.campaign_id
+         WHERE r.customer_id = $2 AND c.tenant_id = $1 AND r.sent_at >= $4
+         ORDER BY r.sent_at DESC, r.seq DESC LIMIT 1)
+       AND ${column} IS NULL`,
+      [tenantId, customerId, new Date(at), new Date(at - withinMs)],
+    );
+  };
+
   return {
     // Read under a row lock, decide (status-progress.ts), write: statuses of one message never race.
     applyStatus: (update) =>
@@ -80,18 +102,10 @@ export function createPostgresRecipientFeedback(pool: Pool, tables: TableNames):
       );
     },
 
-    // The customer's last campaign message within the span; if it already counts an opt-out, that is it.
-    async recordOptOut(tenantId, customerId, at, withinMs) {
-      await pool.query(
-        `UPDATE ${recipients} SET opted_out_at = $3
-         WHERE (campaign_id, seq) = (
-           SELECT r.campaign_id, r.seq FROM ${recipients} r JOIN ${campaigns} c ON c.id = r.campaign_id
-           WHERE r.customer_id = $2 AND c.tenant_id = $1 AND r.sent_at >= $4
-           ORDER BY r.sent_at DESC, r.seq DESC LIMIT 1)
-         AND opted_out_at IS NULL`,
-        [tenantId, customerId, new Date(at), new Date(at - withinMs)],
-      );
-    },
+    recordOptOut: (tenantId, customerId, at, withinMs) =>
+      markLastReached("opted_out_at", tenantId, customerId, at, withinMs),
+    recordConversion: (tenantId, customerId, kind, at, withinMs) =>
+      markLastReached(kind === "handoff" ? "handoff_at" : "checkout_at", tenantId, customerId, at, withinMs),
   };
 }
 

@@ -20,9 +20,19 @@ export function createSqliteCampaignReport(db: SqliteDatabase): CampaignStore["r
     FROM ${R} WHERE campaign_id = ? GROUP BY 1, 2`);
   const totals = db.prepare<
     Record<string, unknown>,
-    { sent: number; delivered: number; read: number; replied: number; opted_out: number; held: number }
+    {
+      sent: number;
+      delivered: number;
+      read: number;
+      replied: number;
+      opted_out: number;
+      handoffs: number;
+      checkouts: number;
+      held: number;
+    }
   >(`SELECT count(sent_at) AS sent, count(delivered_at) AS delivered, count(read_at) AS read,
       count(replied_at) AS replied, count(opted_out_at) AS opted_out,
+      count(handoff_at) AS handoffs, count(checkout_at) AS checkouts,
       coalesce(sum(state = 'pending' AND ((reason = 'messaging_limit' AND not_before > @now)
         OR (@limited AND not_before <= @now))), 0) AS held
     FROM ${R} WHERE campaign_id = @id`);
@@ -49,6 +59,8 @@ export function createSqliteCampaignReport(db: SqliteDatabase): CampaignStore["r
       read: sums.read,
       replied: sums.replied,
       optedOut: sums.opted_out,
+      handoffs: sums.handoffs,
+      checkouts: sums.checkouts,
       heldForLimit: sums.held,
       billable: billable.all(campaignId),
       timeline: timeline.all(campaignId),

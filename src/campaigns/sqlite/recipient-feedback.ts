@@ -3,7 +3,10 @@ import type { CampaignStatusUpdate, DeliveryStatus, RecipientState } from "../ca
 import type { CampaignStore } from "../ports.js";
 import { progressOf, type StatusFields } from "../status-progress.js";
 
-type Feedback = Pick<CampaignStore, "applyStatus" | "findByWamid" | "recordReply" | "recordOptOut">;
+type Feedback = Pick<
+  CampaignStore,
+  "applyStatus" | "findByWamid" | "recordReply" | "recordOptOut" | "recordConversion"
+>;
 
 const R = "store_campaign_recipients";
 
@@ -40,12 +43,15 @@ export function createSqliteRecipientFeedback(db: SqliteDatabase): Feedback {
     `UPDATE ${R} SET replied_at = ? WHERE campaign_id = ? AND seq = ? AND replied_at IS NULL`,
   );
   // The customer's last campaign message within the span; if it already counts an opt-out, that is it.
-  const optOut = db.prepare(`UPDATE ${R} SET opted_out_at = @at
+  const lastReached = (column: "opted_out_at" | "handoff_at" | "checkout_at") =>
+    db.prepare(`UPDATE ${R} SET ${column} = @at
     WHERE (campaign_id, seq) = (
       SELECT r.campaign_id, r.seq FROM ${R} r JOIN store_campaigns c ON c.id = r.campaign_id
       WHERE r.customer_id = @customerId AND c.tenant_id = @tenantId AND r.sent_at >= @since
       ORDER BY r.sent_at DESC, r.seq DESC LIMIT 1)
-    AND opted_out_at IS NULL`);
+    AND ${column} IS NULL`);
+  const optOut = lastReached("opted_out_at");
+  const conversions = { handoff: lastReached("handoff_at"), checkout: lastReached("checkout_at") };
 
   // Read, decide, write: synchronous on the one connection, so nothing comes between.
   const applyStatus = (update: CampaignStatusUpdate): boolean => {
@@ -75,6 +81,9 @@ export function createSqliteRecipientFeedback(db: SqliteDatabase): Feedback {
     },
     recordOptOut: async (tenantId, customerId, at, withinMs) => {
       optOut.run({ tenantId, customerId, at, since: at - withinMs });
+    },
+    recordConversion: async (tenantId, customerId, kind, at, withinMs) => {
+      conversions[kind].run({ tenantId, customerId, at, since: at - withinMs });
     },
   };
 }

@@ -52,6 +52,8 @@ const report = z.object({
   failed: counts,
   replied: z.number().int(),
   optedOut: z.number().int(),
+  handoffs: z.number().int(),
+  checkouts: z.number().int(),
   billable: counts,
   timeline: z.array(z.tuple([z.number().int(), z.number().int()])),
 });

@@ -260,6 +260,8 @@ CREATE TABLE campaign_recipients (
   failed_at timestamptz,
   replied_at timestamptz,
   opted_out_at timestamptz,
+  handoff_at timestamptz,
+  checkout_at timestamptz,
   pricing_category text,
   billable boolean,
   PRIMARY KEY (campaign_id, seq)

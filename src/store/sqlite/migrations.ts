@@ -271,6 +271,8 @@ CREATE TABLE store_campaign_recipients (
   failed_at INTEGER,
   replied_at INTEGER,
   opted_out_at INTEGER,
+  handoff_at INTEGER,
+  checkout_at INTEGER,
   pricing_category TEXT,
   billable INTEGER,
   PRIMARY KEY (campaign_id, seq)
