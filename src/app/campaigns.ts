@@ -146,6 +146,9 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
             recipient.customerId,
           );
           const at = now();
+          // The bot answers a reply knowing what the customer was sent, and so does an operator.
+          const text =
+            renderedTemplateText(campaign, recipient.params) ?? `[template ${campaign.template.name}]`;
           try {
             await deps.sent.recordSent({
               tenantId: campaign.tenantId,
@@ -158,10 +161,8 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
               turnId: `campaign:${campaign.id}`,
               part: recipient.seq,
               sentAt: at,
+              content: { type: "template", text },
             });
-            // The bot answers a reply knowing what the customer was sent.
-            const text =
-              renderedTemplateText(campaign, recipient.params) ?? `[template ${campaign.template.name}]`;
             await deps.state.append(conversationKey, [{ at, from: "bot", type: "template", text, wamid }]);
           } catch (error) {
             logger.warn(
