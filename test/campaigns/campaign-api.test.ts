@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  ADMIN,
-  type ApiAnswer,
-  audienceCsv,
-  type CampaignGateway,
-  campaignBody,
-  SHOP,
-  SHOP_NUMBER,
-  startCampaignGateway,
-} from "./campaign-gateway.js";
+import { type ApiAnswer, type CampaignGateway, startCampaignGateway } from "./campaign-gateway.js";
+import { ADMIN, audienceCsv, campaignBody, SHOP, SHOP_NUMBER } from "./shop-campaign-fixtures.js";
 
 const base = `/api/v1/tenants/${SHOP}/campaigns`;
 const AGENT = { email: "kemi@shop.example", password: "agent password 123" };

@@ -11,7 +11,7 @@ import {
   SHOP_NUMBER,
   SHOP_SECRET,
   shopTenantEntry,
-} from "./campaign-gateway.js";
+} from "./shop-campaign-fixtures.js";
 
 const EMAIL = "ada@shop.example";
 

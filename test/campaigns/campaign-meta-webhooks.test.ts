@@ -1,17 +1,16 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CampaignReport } from "../../src/campaigns/index.js";
+import { type CampaignGateway, startCampaignGateway } from "./campaign-gateway.js";
 import {
   ADMIN,
   audienceCsv,
-  type CampaignGateway,
   campaignBody,
   messagesWebhook,
   SALE_TEMPLATE,
   SHOP,
   SHOP_SECRET,
-  startCampaignGateway,
-} from "./campaign-gateway.js";
+} from "./shop-campaign-fixtures.js";
 
 const base = `/api/v1/tenants/${SHOP}/campaigns`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type OptChange, optChangeLine } from "../../src/campaigns/index.js";
-import { ADMIN, type CampaignGateway, campaignBody, SHOP, startCampaignGateway } from "./campaign-gateway.js";
+import { type CampaignGateway, startCampaignGateway } from "./campaign-gateway.js";
+import { ADMIN, campaignBody, SHOP } from "./shop-campaign-fixtures.js";
 
 const base = `/api/v1/tenants/${SHOP}/campaigns`;
 const line = (kind: OptChange["kind"], language: OptChange["language"]) =>

@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LLM_KEY, type RunningFakeLlm, startFakeLlm } from "../support/fake-llm.js";
-import {
-  ADMIN,
-  type CampaignGateway,
-  campaignBody,
-  SHOP,
-  SHOP_NUMBER,
-  startCampaignGateway,
-} from "./campaign-gateway.js";
+import { type CampaignGateway, startCampaignGateway } from "./campaign-gateway.js";
+import { ADMIN, campaignBody, SHOP, SHOP_NUMBER } from "./shop-campaign-fixtures.js";
 
 const base = `/api/v1/tenants/${SHOP}/campaigns`;
 const AMAKA = "2348300000001";
