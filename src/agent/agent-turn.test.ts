@@ -140,3 +140,46 @@ describe("runAgentTurn: the budget gauge", () => {
     expect(values).toEqual([{ labels: { tenant: "shop" }, value: 1 }]);
   });
 });
+
+describe("runAgentTurn: the history the model sees", () => {
+  it("includes a template the customer was sent (a campaign they reply to) as the business's message", async () => {
+    const seen: LlmRequest[] = [];
+    const llm: LlmClient = {
+      async complete(request) {
+        seen.push(request);
+        return { content: "Yes.", toolCalls: [], usage: { promptTokens: 1, completionTokens: 1 } } as never;
+      },
+    };
+    await runAgentTurn(
+      {
+        tenant,
+        settings: resolveAgentSettings(tenant),
+        conversationKey: "shop:1:2348012345678",
+        customerId: "2348012345678",
+        turnId: "turn-t",
+        steps: unjournaledSteps,
+        text: "Is it on sneakers too?",
+        history: [
+          { at: 1, from: "bot", type: "template", text: "Hi Amaka, 20% off today!", wamid: "wamid.T" },
+          { at: 2, from: "bot", type: "agent_turn" },
+        ],
+        handoffText: "a human will answer",
+      },
+      {
+        llm,
+        toolbox: () => chattyToolbox,
+        knowledge: () => ({ search: () => [] }) as never,
+        pending: {} as never,
+        budget: { spentToday: async () => 0, record: async () => {} },
+        logger: createLogger({ level: "silent" }),
+        deadlineMs: 5000,
+        maxToolSteps: 5,
+      },
+    );
+    const messages = (seen[0] as LlmRequest).messages.filter((message) => message.role !== "system");
+    expect(messages).toEqual([
+      { role: "assistant", content: "Hi Amaka, 20% off today!" },
+      { role: "user", content: "Is it on sneakers too?" },
+    ]);
+  });
+});

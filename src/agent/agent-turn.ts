@@ -147,6 +147,8 @@ function historyMessages(history: readonly HistoryEntry[], limit: number): ChatM
         (entry.type === "text" ||
           entry.type === "reply" ||
           entry.type === "interactive" ||
+          // A campaign or re-engagement template: a reply to it makes sense only knowing what it said.
+          entry.type === "template" ||
           // A voice note's history line holds its transcript.
           entry.type === "audio"),
     )

@@ -8,7 +8,6 @@ import {
   type CampaignRunner,
   type CampaignStore,
   campaignSettingsOf,
-  campaignTemplateBody,
   countCampaignCheckouts,
   createCampaignCommands,
   createCampaignEvents,
@@ -25,7 +24,6 @@ import type { AppConfig } from "../config/index.js";
 import type { ConversationStateStore, Responder, TurnDecisionHook } from "../conversation/index.js";
 import type { Logger } from "../observability/index.js";
 import type { SendRateLimiter, SentMessageRecorder, TenantSendPause } from "../outbound/index.js";
-import type { OutboundRecord } from "../store/index.js";
 import { conversationKeyOf, type GraphApiClient } from "../whatsapp/index.js";
 
 /** The three campaign ports of one database. */
@@ -74,8 +72,6 @@ export interface CampaignWiringDeps {
   /** Where each accepted campaign message is recorded as ours, so its statuses reach the message log. */
   readonly sent: SentMessageRecorder;
   readonly state: ConversationStateStore;
-  /** Records the template in the message log as the customer read it; none: no log. */
-  readonly recordInLog?: ((record: OutboundRecord) => Promise<unknown>) | undefined;
   readonly logger: Logger;
   readonly registry: Registry;
   readonly now: () => number;
@@ -160,23 +156,10 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
             recipient.customerId,
           );
           const at = now();
-          // The bot answers a reply knowing what the customer was sent.
+          // The bot answers a reply knowing what the customer was sent, and so does an operator.
           const text =
             renderedTemplateText(campaign, recipient.params) ?? `[template ${campaign.template.name}]`;
           try {
-            // First, so the log keeps the text (a later record of the same part only fills in nothing).
-            await deps.recordInLog?.({
-              tenantId: campaign.tenantId,
-              conversationKey,
-              turnId: `campaign:${campaign.id}`,
-              part: recipient.seq,
-              wamid,
-              customerId: recipient.customerId,
-              type: "template",
-              text,
-              body: campaignTemplateBody(campaign, recipient),
-              queuedAt: at,
-            });
             await deps.sent.recordSent({
               tenantId: campaign.tenantId,
               wamid,
@@ -188,6 +171,7 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
               turnId: `campaign:${campaign.id}`,
               part: recipient.seq,
               sentAt: at,
+              content: { type: "template", text },
             });
             await deps.state.append(conversationKey, [{ at, from: "bot", type: "template", text, wamid }]);
           } catch (error) {

@@ -129,7 +129,6 @@ export async function startPipeline(
             pause: ports.sender.pause,
             sent: deliveryStatuses,
             state,
-            recordInLog: log === undefined ? undefined : (record) => log.store.recordOutbound(record),
             logger,
             registry,
             now,

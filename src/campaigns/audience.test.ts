@@ -56,6 +56,13 @@ describe("parseAudience", () => {
     }
   });
 
+  it("names a row with too few or too many fields among the other bad rows", () => {
+    const csv = ["wa_id,1,2", "2348012345678,Aisha", "12,Bola,x", "2348012345679,Chidi,x,extra"].join("\n");
+    expect(() => parseAudience(csv, "csv", 2)).toThrow(
+      /row 2: 2 fields, the header has 3.*row 3: wa_id "12".*row 4: 4 fields, the header has 3/,
+    );
+  });
+
   it("checks the parameter count against the template and refuses multi-line parameters", () => {
     const json = JSON.stringify([
       { wa_id: "2348012345678", params: ["a", "b"] },

@@ -42,28 +42,46 @@ interface RawRow {
   readonly userId?: string;
   readonly params: readonly unknown[];
   readonly timezone?: unknown;
+  /** A CSV row whose field count is not the header's: reported with the other rows' problems. */
+  readonly shape?: string;
 }
 
 function csvRows(text: string): RawRow[] {
-  let records: Record<string, string>[];
+  let parsed: {
+    record: Record<string, string>;
+    info: { columns?: { name: string }[]; error?: { code?: string; record?: unknown[] } };
+  }[];
   try {
-    records = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, bom: true });
+    // Relaxed, so that a short or long row is one problem among the others, not the only one reported.
+    parsed = parseCsv(text, {
+      columns: true,
+      skip_empty_lines: true,
+      trim: true,
+      bom: true,
+      relax_column_count: true,
+      info: true,
+    });
   } catch (error) {
     throw new CampaignInvalidError([`the CSV cannot be read: ${(error as Error).message}`]);
   }
-  const header = records[0] === undefined ? [] : Object.keys(records[0]);
+  // From the header row itself: the first record may be one of the short ones.
+  const header = parsed[0]?.info.columns?.map((column) => column.name) ?? [];
   const paramColumns = header
     .map((name) => ({ name, position: /^(?:param)?(\d+)$/i.exec(name)?.[1] }))
     .filter((column): column is { name: string; position: string } => column.position !== undefined)
     .sort((a, b) => Number(a.position) - Number(b.position));
-  return records.map((record) => ({
-    ...(nonEmpty(record.wa_id ?? record.phone) === undefined
-      ? {}
-      : { waId: nonEmpty(record.wa_id ?? record.phone) as string }),
-    ...(nonEmpty(record.user_id) === undefined ? {} : { userId: record.user_id as string }),
-    params: paramColumns.map((column) => record[column.name] ?? ""),
-    ...(nonEmpty(record.timezone) === undefined ? {} : { timezone: record.timezone }),
-  }));
+  return parsed.map(({ record, info }) => {
+    const fields = info.error?.code === "CSV_RECORD_INCONSISTENT_COLUMNS" ? info.error.record : undefined;
+    return {
+      ...(fields === undefined ? {} : { shape: `${fields.length} fields, the header has ${header.length}` }),
+      ...(nonEmpty(record.wa_id ?? record.phone) === undefined
+        ? {}
+        : { waId: nonEmpty(record.wa_id ?? record.phone) as string }),
+      ...(nonEmpty(record.user_id) === undefined ? {} : { userId: record.user_id as string }),
+      params: paramColumns.map((column) => record[column.name] ?? ""),
+      ...(nonEmpty(record.timezone) === undefined ? {} : { timezone: record.timezone }),
+    };
+  });
 }
 
 function jsonRows(text: string): RawRow[] {
@@ -94,6 +112,10 @@ function memberOf(
   expectedParams: number | undefined,
 ): AudienceMember | undefined {
   const before = problems.length;
+  if (row.shape !== undefined) {
+    problems.push(`${where}: ${row.shape}`);
+    return undefined;
+  }
   let customer: Pick<AudienceMember, "customerId" | "kind"> | undefined;
   if (row.waId !== undefined && row.userId !== undefined) {
     problems.push(`${where}: give wa_id or user_id, not both`);

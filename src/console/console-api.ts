@@ -141,6 +141,8 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleApiO
           if (route.auth === "operator" && access === undefined) {
             throw new ConsoleError("unauthenticated", "log in, or send Authorization: Bearer <API token>");
           }
+          // The route's status is the default; a handler may answer another (200 for a create that found its key).
+          reply.code(route.status ?? 200);
           const result = await route.handle({
             request,
             reply,
@@ -150,7 +152,7 @@ export async function registerConsole(app: FastifyInstance, options: ConsoleApiO
             params: request.params as Record<string, string>,
           });
           if (reply.sent) return reply;
-          reply.code(route.status ?? 200).header("cache-control", "no-store");
+          reply.header("cache-control", "no-store");
           if (route.response === undefined) return reply.send();
           // Parsed on the way out too: a field the document does not name never leaves.
           return reply.send(route.response.parse(result));

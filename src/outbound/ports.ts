@@ -57,6 +57,11 @@ export interface SentMessage {
   readonly part: number;
   /** The message was itself a re-engagement template. */
   readonly reengagement?: true;
+  /**
+   * What was sent, for a message no queue recorded before (a campaign's template), so the message
+   * log shows it in the conversation; absent: the log knows it from the queue, or not at all.
+   */
+  readonly content?: { readonly type: string; readonly text?: string };
   /** When Meta accepted it, ms since the epoch. */
   readonly sentAt: number;
   /** The W3C traceparent of the send's span, which its statuses link to; only when tracing is on. */

@@ -39,7 +39,8 @@ export function recordSentToStore(store: MessageStore, bestEffort: BestEffort) {
         part: message.part,
         wamid: message.wamid,
         ...(customerId === undefined ? {} : { customerId }),
-        type: message.reengagement === true ? "template" : "unknown",
+        type: message.content?.type ?? (message.reengagement === true ? "template" : "unknown"),
+        ...(message.content?.text === undefined ? {} : { text: message.content.text }),
         queuedAt: message.sentAt,
       });
     });
