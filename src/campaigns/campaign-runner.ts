@@ -107,6 +107,30 @@ export function startCampaignRunner(
     const mps = campaign.sendRateMps ?? deps.campaignMpsOf(campaign.phoneNumberId);
     const limit = Math.min(room, Math.max(1, Math.ceil((mps * tickMs) / 1000)));
     const standing = await deps.standings.get(campaign.phoneNumberId);
+    if (standing?.quality === "RED") {
+      // Started or resumed while Meta still rates the number RED: sending now would only lower it further.
+      const paused = await deps.store.transition(
+        campaign.tenantId,
+        campaign.id,
+        ["running"],
+        "paused",
+        now,
+        "quality_red",
+      );
+      if (paused !== undefined) {
+        deps.metrics?.autoPaused.inc({ tenant: campaign.tenantId, reason: "quality_red" });
+        log.error(
+          {
+            alert: "campaign_paused",
+            tenant: campaign.tenantId,
+            campaign: campaign.id,
+            reason: "quality_red",
+          },
+          "campaign paused: its number's quality is RED; resume it once Meta lifts the flag",
+        );
+      }
+      return;
+    }
     const messagingLimit = standing?.messagingLimit ?? deps.configuredLimitOf(campaign.phoneNumberId);
     const claimed = await deps.store.claim({
       campaignId: campaign.id,

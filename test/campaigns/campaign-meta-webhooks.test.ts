@@ -83,7 +83,23 @@ describe("Meta's account webhooks steer campaigns through the real ingress", () 
       "paused",
     );
 
-    // An operator who checked the number resumes it; it carries on where it stopped.
+    // Resumed while the number is still RED, it is paused again before it sends anything.
+    expect((await h.api(admin, "POST", `${base}/${id}/resume`)).json.state).toBe("running");
+    await vi.waitFor(
+      async () =>
+        expect((await report(id)).campaign).toMatchObject({ state: "paused", stateReason: "quality_red" }),
+      { timeout: 5_000, interval: 50 },
+    );
+    expect(sendsTo("2348400")).toBe(atPause);
+    // Meta lifts the flag; the operator resumes it and it carries on where it stopped.
+    const lifted = await h.fake.fake.postPhoneNumberQuality({
+      webhookUrl: h.webhookUrl,
+      appSecret: SHOP_SECRET,
+      event: "UNFLAGGED",
+      currentLimit: "TIER_1K",
+    });
+    expect(lifted.status).toBe(200);
+    await sleep(300);
     expect((await h.api(admin, "POST", `${base}/${id}/resume`)).json.state).toBe("running");
     await vi.waitFor(() => expect(sendsTo("2348400")).toBeGreaterThan(atPause), {
       timeout: 5_000,

@@ -152,12 +152,52 @@ describe("the campaign runner", () => {
     const sentWhilePaused = (await reportOf(harness, id)).sent;
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await reportOf(harness, id)).sent).toBe(sentWhilePaused);
+    await harness.events.onChange({
+      kind: "change",
+      dedupeId: "q1-lifted",
+      tenantId: TENANT,
+      wabaId: "waba",
+      field: "phone_number_quality_update",
+      receivedAt: Date.now(),
+      value: { display_phone_number: "15550001111", event: "UNFLAGGED", current_limit: "TIER_2K" },
+    });
     await harness.store.transition(TENANT, id, ["paused"], "running", Date.now());
     await vi.waitFor(async () => expect((await harness?.store.get(TENANT, id))?.state).toBe("completed"), {
       timeout: 15_000,
       interval: 25,
     });
     expect([...harness.sendsByCustomer().values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it("pauses a campaign started while its number is still RED, and sends once Meta lifts the flag", async () => {
+    harness = await startRunnerHarness();
+    await harness.store.standings.set({ phoneNumberId: NUMBER, quality: "RED", updatedAt: Date.now() });
+    const id = await harness.launch(members(5));
+    harness.run();
+    await vi.waitFor(
+      async () =>
+        expect(await harness?.store.get(TENANT, id)).toMatchObject({
+          state: "paused",
+          stateReason: "quality_red",
+        }),
+      { timeout: 5_000, interval: 25 },
+    );
+    expect(harness.fake.fake.messages()).toEqual([]);
+    await harness.events.onChange({
+      kind: "change",
+      dedupeId: "q2",
+      tenantId: TENANT,
+      wabaId: "waba",
+      field: "phone_number_quality_update",
+      receivedAt: Date.now(),
+      value: { display_phone_number: "15550001111", event: "UNFLAGGED", current_limit: "TIER_2K" },
+    });
+    await harness.store.transition(TENANT, id, ["paused"], "running", Date.now());
+    await vi.waitFor(async () => expect((await harness?.store.get(TENANT, id))?.state).toBe("completed"), {
+      timeout: 10_000,
+      interval: 25,
+    });
+    expect(harness.sendsByCustomer().size).toBe(5);
   });
 
   it("never sends again at once when Meta's answer is lost; a status carrying the callback data settles it", async () => {
