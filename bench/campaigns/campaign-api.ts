@@ -17,6 +17,7 @@ export interface CampaignReportView {
   readonly unknown: number;
   readonly skipped: Record<string, number>;
   readonly sent: number;
+  readonly delivered: number;
   readonly failed: Record<string, number>;
   readonly replied: number;
 }

@@ -11,6 +11,8 @@ export interface CampaignRunResult {
   readonly inboundRate: number;
   /** Creating the draft with its audience through the API, ms. */
   readonly createMs: number;
+  /** Start → the first inbound message: until the campaign reached enough customers to write at the rate. */
+  readonly warmupSeconds: number;
   readonly completed: boolean;
   /** Start → completed, as the gateway stamped both; undefined when it did not complete in time. */
   readonly durationSeconds: number | undefined;
@@ -51,11 +53,11 @@ export function formatResult(r: CampaignRunResult): string {
       `templates/s while inbound ran ${t.campaignMpsDuringInbound}, after ${t.campaignMpsAfterInbound ?? "-"}`,
     `  refused 130429 / 131056 / 131048: templates ${refused(t.refusedTemplates)}, replies ${refused(t.refusedReplies)}` +
       `${others(t.refusedTemplates) || others(t.refusedReplies) ? `; other codes: templates {${others(t.refusedTemplates)}} replies {${others(t.refusedReplies)}}` : ""}`,
-    `  inbound ${t.inbound} in ${r.inboundSeconds.toFixed(1)} s (${(t.inbound / Math.max(0.001, r.inboundSeconds)).toFixed(1)}/s; ` +
+    `  inbound ${t.inbound} in ${r.inboundSeconds.toFixed(1)} s from ${r.warmupSeconds.toFixed(1)} s after the start (${(t.inbound / Math.max(0.001, r.inboundSeconds)).toFixed(1)}/s; ` +
       `${r.inboundUnoffered} due while no reached customer was free), non-200 ${r.inboundNon200}` +
       `${r.inboundFirstFailure === undefined ? "" : ` (first: ${r.inboundFirstFailure})`}`,
     `  replies ${t.replies}: missing ${t.missing}, doubled ${t.doubled}; latency p50 ${t.p50} ms, p99 ${t.p99} ms, max ${t.max} ms`,
-    `  gateway report: state ${rep.campaign.state}, sent ${rep.sent}, pending ${rep.pending} (held ${rep.heldForLimit}), ` +
+    `  gateway report: state ${rep.campaign.state}, sent ${rep.sent} (delivered ${rep.delivered}), pending ${rep.pending} (held ${rep.heldForLimit}), ` +
       `sending ${rep.sending}, unknown ${rep.unknown}, skipped ${JSON.stringify(rep.skipped)}, failed ${JSON.stringify(rep.failed)}, replied ${rep.replied}`,
     `  peak RSS MiB: ${rss(r)}; CPU s: ${JSON.stringify(r.cpuSeconds)}`,
   ].join("\n");

@@ -179,6 +179,8 @@ export function startInboundLoad(options: InboundLoadOptions) {
   setTimeout(tick, 10);
 
   return {
+    /** Messages posted so far. */
+    sentCount: () => sent.length,
     /** Stops sending and waits for the webhooks in flight. */
     async stop(): Promise<InboundSummary> {
       stopped = true;

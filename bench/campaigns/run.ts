@@ -4,20 +4,24 @@
  * Meta's throughput limit at the same rate, the pair limit on and the messaging limit at
  * `--tier` (default 10,000, also the tenant's `campaigns.messagingLimit`), while customers the
  * campaign already reached write in at `--inbound-rate` messages/s (default 100), each answered
- * by the router (no LLM). The campaign is created and started through the console API with an
- * operator's API token. Prints, per mode: campaign duration (start → completed) against
- * recipients / campaign share, sent, sent twice, not sent, refusals by code, reply latency
- * (webhook sent → reply accepted by the fake) p50/p99/max, replies missing or doubled, peak RSS.
+ * by the router (no LLM, coalescing off). The campaign is created (audience as JSON rows) and
+ * started through the console API with an operator's API token. Prints, per mode: campaign
+ * duration (start → completed, as the gateway stamped them) against recipients / campaign share,
+ * sent, sent twice, not sent, refusals by code, reply latency (webhook sent → reply accepted by
+ * the fake) p50/p99/max, replies missing or doubled, peak RSS of each gateway process.
  *
  *   node dist/bench/campaigns/run.js [--mode embedded|redis|both] [--recipients 10000] [--mps 80]
- *     [--inbound-rate 100] [--tier 10000] [--reserve 20] [--customer-gap 10] [--max-inbound-seconds S]
- *     [--statuses off|on] [--workers 2] [--port 3041]
+ *     [--inbound-rate 100] [--tier 10000] [--reserve 20] [--customer-gap 10] [--warmup auto|0]
+ *     [--max-inbound-seconds S] [--statuses off|on] [--coalesce 0] [--workers 2] [--port 3041]
  *
+ * A customer writes at most once per --customer-gap seconds (so replies never meet the pair
+ * limit), so the rate needs rate × gap reached customers: the inbound load starts once the
+ * campaign has reached that many (`--warmup 0`: at once, ramping with the customers reached).
  * A number's rate is shared: inbound at R/s needs R replies/s besides the campaign's share, so the
  * defaults (100 + 64 > 80) overload the number on purpose (replies come first; the campaign waits).
- * The inbound load stops when the campaign completes or after --max-inbound-seconds (default twice
- * the expected duration), whichever is first. Needs `npm run build`; Redis mode needs Redis and
- * PostgreSQL (its prefix and schema are removed after).
+ * The inbound load stops when the campaign completes or after --max-inbound-seconds from the start
+ * (default twice the expected duration), whichever is first. Needs `npm run build`; Redis mode
+ * needs Redis and PostgreSQL (its prefix and schema are removed after).
  */
 import { parseArgs } from "node:util";
 import { createFakeGraphApi } from "../../src/dev/index.js";
@@ -43,6 +47,7 @@ const { values } = parseArgs({
     tier: { type: "string", default: "10000" },
     reserve: { type: "string" },
     "customer-gap": { type: "string", default: "10" },
+    warmup: { type: "string", default: "auto" },
     "max-inbound-seconds": { type: "string" },
     statuses: { type: "string", default: "off" },
     coalesce: { type: "string", default: "0" },
@@ -60,6 +65,7 @@ const recipients = Number(values.recipients);
 const mps = Number(values.mps);
 const inboundRate = Number(values["inbound-rate"]);
 const tier = Number(values.tier);
+const gapSeconds = Number(values["customer-gap"]);
 const reserve = values.reserve === undefined ? undefined : Number(values.reserve);
 const campaignMps = (mps * (100 - (reserve ?? 20))) / 100;
 const expectedSent = Math.min(recipients, tier);
@@ -131,6 +137,16 @@ async function runOnce(mode: "embedded" | "redis"): Promise<CampaignRunResult> {
     const createMs = Date.now() - createdAt;
     const reached = createReachedTracker(fake, 100);
     const started = await api.act(draft.id, "start");
+    // Warm-up: the inbound rate needs rate × gap customers free to write (each writes once per gap).
+    const warmupTarget =
+      values.warmup === "0" ? 0 : Math.min(expectedSent, Math.ceil(inboundRate * gapSeconds));
+    while (
+      reached.counts().reached < warmupTarget &&
+      Date.now() - started.updatedAt < maxInboundSeconds * 1000
+    ) {
+      await sleep(50);
+    }
+    const warmupSeconds = (Date.now() - started.updatedAt) / 1000;
     const inbound = startInboundLoad({
       webhookUrl,
       appSecret: BENCH_APP_SECRET,
@@ -138,7 +154,7 @@ async function runOnce(mode: "embedded" | "redis"): Promise<CampaignRunResult> {
       displayPhoneNumber: DISPLAY_NUMBER,
       wabaId: WABA_ID,
       rate: inboundRate,
-      gapMs: Number(values["customer-gap"]) * 1000,
+      gapMs: gapSeconds * 1000,
       newlyReached: reached.newlyReached,
     });
     let inboundSummary: Awaited<ReturnType<typeof inbound.stop>> | undefined;
@@ -157,7 +173,8 @@ async function runOnce(mode: "embedded" | "redis"): Promise<CampaignRunResult> {
         const elapsed = Math.round((Date.now() - started.updatedAt) / 1000);
         progress(
           `${mode} ${elapsed}s: ${report.campaign.state}, sent ${report.sent}/${report.targeted}, ` +
-            `templates at the fake ${reached.counts().templates}, replies ${reached.counts().replies}`,
+            `templates at the fake ${reached.counts().templates}, inbound ${inbound.sentCount()}, ` +
+            `replies ${reached.counts().replies}`,
         );
       }
     }
@@ -197,6 +214,7 @@ async function runOnce(mode: "embedded" | "redis"): Promise<CampaignRunResult> {
       campaignMps,
       inboundRate,
       createMs,
+      warmupSeconds,
       completed,
       durationSeconds: completed ? (report.campaign.updatedAt - started.updatedAt) / 1000 : undefined,
       expectedSeconds,
