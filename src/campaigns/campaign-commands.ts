@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { type AudienceFormat, parseAudience, placeholderCount } from "./audience.js";
-import { campaignSettingsOf } from "./campaign-settings.js";
+import { campaignSettingsOf, clockTime } from "./campaign-settings.js";
 import type { AudienceMember, Campaign, CampaignReport, CampaignState } from "./campaign-types.js";
 import { CampaignInvalidError, CampaignNotFoundError, CampaignWrongStateError } from "./errors.js";
 import type { CampaignStore } from "./ports.js";
-import { isKnownTimezone, minutesOfClock } from "./quiet-hours.js";
+import { isKnownTimezone } from "./quiet-hours.js";
 
 /** A tenant as campaigns see it. */
 export interface CampaignTenant {
@@ -19,10 +19,6 @@ export interface CampaignCommandsDeps {
   readonly tenants: readonly CampaignTenant[];
   readonly now: () => number;
 }
-
-const clock = z.string().refine((value) => minutesOfClock(value) !== undefined, {
-  error: 'must be a 24-hour clock time such as "21:00"',
-});
 
 /** What creating a campaign takes, besides its audience (API bodies and the CLI alike). */
 export const createCampaignSchema = z.strictObject({
@@ -46,7 +42,7 @@ export const createCampaignSchema = z.strictObject({
     .string()
     .refine(isKnownTimezone, { error: "must be an IANA time zone such as Africa/Lagos" })
     .optional(),
-  quietHours: z.strictObject({ start: clock, end: clock }).optional(),
+  quietHours: z.strictObject({ start: clockTime, end: clockTime }).optional(),
   sendRateMps: z.number().min(0.1).max(1000).optional(),
 });
 

@@ -3,6 +3,7 @@ import type { ChangeEvent, StatusEvent } from "../whatsapp/index.js";
 import { parseCampaignCallbackData } from "./campaign-message.js";
 import type { CampaignMetrics } from "./campaign-metrics.js";
 import type { DeliveryStatus } from "./campaign-types.js";
+import { messagingLimitOfTier } from "./messaging-tiers.js";
 import type { CampaignStore, NumberQuality, NumberStandings, SuppressionList } from "./ports.js";
 
 export interface CampaignEventsDeps {
@@ -14,22 +15,6 @@ export interface CampaignEventsDeps {
   readonly logger: Logger;
   readonly metrics?: CampaignMetrics;
   readonly now: () => number;
-}
-
-/** Meta's messaging-limit tiers (current_limit) as unique customers per 24 h; absent: unlimited. */
-const TIERS: Readonly<Record<string, number | undefined>> = {
-  TIER_50: 50,
-  TIER_250: 250,
-  TIER_1K: 1_000,
-  TIER_2K: 2_000,
-  TIER_10K: 10_000,
-  TIER_100K: 100_000,
-  TIER_UNLIMITED: undefined,
-};
-
-/** A tier name as a number of customers; `null` for a name Meta does not use (ignored). */
-export function messagingLimitOfTier(tier: string): number | undefined | null {
-  return tier in TIERS ? TIERS[tier] : null;
 }
 
 const statusOrder: readonly DeliveryStatus[] = ["sent", "delivered", "read", "failed"];

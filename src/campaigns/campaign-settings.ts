@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { QuietHours } from "./campaign-types.js";
 import { CampaignInvalidError } from "./errors.js";
+import { MESSAGING_LIMIT_TIERS } from "./messaging-tiers.js";
 import { DEFAULT_CAMPAIGN_TIMEZONE, isKnownTimezone, minutesOfClock } from "./quiet-hours.js";
 
 /** A tenant's `campaigns` settings, with their defaults. */
@@ -15,29 +16,21 @@ export interface CampaignSettings {
   readonly quietHours?: QuietHours;
 }
 
-const clock = z.string().refine((value) => minutesOfClock(value) !== undefined, {
+/** A 24-hour clock time, as quiet hours take it. */
+export const clockTime = z.string().refine((value) => minutesOfClock(value) !== undefined, {
   error: 'must be a 24-hour clock time such as "21:00"',
 });
 
-const tierNames: Readonly<Record<string, number | undefined>> = {
-  TIER_250: 250,
-  TIER_1K: 1_000,
-  TIER_2K: 2_000,
-  TIER_10K: 10_000,
-  TIER_100K: 100_000,
-  TIER_UNLIMITED: undefined,
-};
-
 const settingsSchema = z.strictObject({
   messagingLimit: z
-    .union([z.number().int().min(1), z.enum(Object.keys(tierNames) as [string, ...string[]])])
+    .union([z.number().int().min(1), z.enum(Object.keys(MESSAGING_LIMIT_TIERS) as [string, ...string[]])])
     .optional(),
   replyReservePercent: z.number().min(0).max(90).default(20),
   timezone: z
     .string()
     .refine(isKnownTimezone, { error: "must be an IANA time zone such as Africa/Lagos" })
     .default(DEFAULT_CAMPAIGN_TIMEZONE),
-  quietHours: z.strictObject({ start: clock, end: clock }).optional(),
+  quietHours: z.strictObject({ start: clockTime, end: clockTime }).optional(),
 });
 
 /** Reads `settings.campaigns` of a tenant; throws CampaignInvalidError naming the tenant and every problem. */
@@ -54,7 +47,7 @@ export function campaignSettingsOf(tenant: {
     );
   }
   const { messagingLimit, quietHours, ...rest } = parsed.data;
-  const limit = typeof messagingLimit === "string" ? tierNames[messagingLimit] : messagingLimit;
+  const limit = typeof messagingLimit === "string" ? MESSAGING_LIMIT_TIERS[messagingLimit] : messagingLimit;
   return {
     ...rest,
     ...(limit === undefined ? {} : { messagingLimit: limit }),

@@ -13,7 +13,6 @@ export {
   type CampaignEvents,
   type CampaignEventsDeps,
   createCampaignEvents,
-  messagingLimitOfTier,
 } from "./campaign-events.js";
 export {
   campaignCallbackData,
@@ -44,6 +43,7 @@ export {
   CampaignWrongStateError,
   campaignErrorCatalog,
 } from "./errors.js";
+export { MESSAGING_LIMIT_TIERS, messagingLimitOfTier } from "./messaging-tiers.js";
 export { detectOptChange, type OptChange } from "./opt-out-keywords.js";
 export { optChangeLine } from "./opt-out-lines.js";
 export type * from "./ports.js";
