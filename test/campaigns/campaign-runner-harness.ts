@@ -42,6 +42,8 @@ export interface RunnerHarness {
   launch(audience: readonly AudienceMember[], clientKey?: string): Promise<string>;
   /** Starts a runner (another one may run beside it, as another worker would). */
   run(options?: CampaignRunnerOptions & { owner?: string; messagingLimit?: number }): CampaignRunner;
+  /** Meta's phone_number_quality_update for the number, as the events worker hands it over. */
+  qualityUpdate(event: "FLAGGED" | "UNFLAGGED" | "DOWNGRADE", currentLimit?: string): Promise<void>;
   /** Template sends the fake accepted, by customer. */
   sendsByCustomer(): Map<string, number>;
   close(): Promise<void>;
@@ -138,6 +140,17 @@ export async function startRunnerHarness(
       );
       runners.push(runner);
       return runner;
+    },
+    qualityUpdate(event, currentLimit = "TIER_2K") {
+      return events.onChange({
+        kind: "change",
+        dedupeId: `quality-${++keys}`,
+        tenantId: TENANT,
+        wabaId: "waba",
+        field: "phone_number_quality_update",
+        receivedAt: Date.now(),
+        value: { display_phone_number: "15550001111", event, current_limit: currentLimit },
+      });
     },
     sendsByCustomer() {
       const counts = new Map<string, number>();

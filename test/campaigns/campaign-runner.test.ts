@@ -133,15 +133,7 @@ describe("the campaign runner", () => {
       async () => expect((await reportOf(harness as RunnerHarness, id)).sent).toBeGreaterThan(10),
       { timeout: 10_000, interval: 25 },
     );
-    await harness.events.onChange({
-      kind: "change",
-      dedupeId: "q1",
-      tenantId: TENANT,
-      wabaId: "waba",
-      field: "phone_number_quality_update",
-      receivedAt: Date.now(),
-      value: { display_phone_number: "15550001111", event: "FLAGGED", current_limit: "TIER_2K" },
-    });
+    await harness.qualityUpdate("FLAGGED");
     const paused = await harness.store.get(TENANT, id);
     expect(paused).toMatchObject({ state: "paused", stateReason: "quality_red" });
     expect(await harness.store.standings.get(NUMBER)).toMatchObject({
@@ -152,15 +144,7 @@ describe("the campaign runner", () => {
     const sentWhilePaused = (await reportOf(harness, id)).sent;
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await reportOf(harness, id)).sent).toBe(sentWhilePaused);
-    await harness.events.onChange({
-      kind: "change",
-      dedupeId: "q1-lifted",
-      tenantId: TENANT,
-      wabaId: "waba",
-      field: "phone_number_quality_update",
-      receivedAt: Date.now(),
-      value: { display_phone_number: "15550001111", event: "UNFLAGGED", current_limit: "TIER_2K" },
-    });
+    await harness.qualityUpdate("UNFLAGGED");
     await harness.store.transition(TENANT, id, ["paused"], "running", Date.now());
     await vi.waitFor(async () => expect((await harness?.store.get(TENANT, id))?.state).toBe("completed"), {
       timeout: 15_000,
@@ -183,15 +167,7 @@ describe("the campaign runner", () => {
       { timeout: 5_000, interval: 25 },
     );
     expect(harness.fake.fake.messages()).toEqual([]);
-    await harness.events.onChange({
-      kind: "change",
-      dedupeId: "q2",
-      tenantId: TENANT,
-      wabaId: "waba",
-      field: "phone_number_quality_update",
-      receivedAt: Date.now(),
-      value: { display_phone_number: "15550001111", event: "UNFLAGGED", current_limit: "TIER_2K" },
-    });
+    await harness.qualityUpdate("UNFLAGGED");
     await harness.store.transition(TENANT, id, ["paused"], "running", Date.now());
     await vi.waitFor(async () => expect((await harness?.store.get(TENANT, id))?.state).toBe("completed"), {
       timeout: 10_000,
