@@ -110,47 +110,52 @@ export async function startCampaignFake(options: {
   };
 }
 
-/** A recipient's row as the kill tests read it between kills. */
+/** A recipient's row as the kill tests read it. */
 export interface RecipientRowState {
   readonly customerId: string;
   readonly state: string;
+  /** Times recovery made it pending again after an unknown send. */
+  readonly resends: number;
 }
 
-/** What a kill left behind, by the crash window each recipient was caught in (customers). */
+/** What a kill left behind (customers). */
 export interface KillSnapshot {
-  /** Claimed, never settled, and Meta had accepted it (the settle was lost): a status must settle it. */
-  readonly sentUnsettled: readonly string[];
-  /** Claimed, never settled, never reached Meta: sent again after the grace. */
-  readonly claimedUnsent: readonly string[];
+  /** Claimed by the dead process and never settled (still `sending`). */
+  readonly abandoned: readonly string[];
   /** Pending (not claimed, as far as the database knows) yet Meta has the message: a lost claim. */
   readonly lostClaims: readonly string[];
 }
 
+/** `rows`: the dead process's claims, or every recipient; `sends`: what the fake has by then. */
 export function snapshotAtKill(
   rows: readonly RecipientRowState[],
   sends: ReadonlyMap<string, number>,
 ): KillSnapshot {
-  const sending = rows.filter((row) => row.state === "sending");
   return {
-    sentUnsettled: sending.filter((row) => sends.has(row.customerId)).map((row) => row.customerId),
-    claimedUnsent: sending.filter((row) => !sends.has(row.customerId)).map((row) => row.customerId),
+    abandoned: rows.filter((row) => row.state === "sending").map((row) => row.customerId),
     lostClaims: rows
       .filter((row) => row.state === "pending" && sends.has(row.customerId))
       .map((row) => row.customerId),
   };
 }
 
-/** Per kill, and over all kills (a claim left by one kill may still be there at the next: counted once). */
-export function killFigures(snapshots: readonly KillSnapshot[]) {
-  const unique = (key: keyof KillSnapshot) => new Set(snapshots.flatMap((s) => s[key])).size;
+/**
+ * How the claims the kills left were settled, read at the end (each customer got one message, so
+ * a claim never resent was settled by the status of the send the dead process made, and a resent
+ * one had not reached Meta). A claim left at one kill may still be there at the next: counted once.
+ */
+export function settlementFigures(snapshots: readonly KillSnapshot[], rows: readonly RecipientRowState[]) {
+  const abandoned = new Set(snapshots.flatMap((s) => s.abandoned));
+  const resendsOf = new Map(rows.map((row) => [row.customerId, row.resends]));
+  const resent = [...abandoned].filter((customer) => (resendsOf.get(customer) ?? 0) > 0).length;
   return {
-    perKill: snapshots.map(
-      (s) => `${s.sentUnsettled.length}/${s.claimedUnsent.length}/${s.lostClaims.length}`,
-    ),
-    sentUnsettled: unique("sentUnsettled"),
-    claimedUnsent: unique("claimedUnsent"),
-    claimedUnsentAtKills: snapshots.reduce((sum, s) => sum + s.claimedUnsent.length, 0),
-    lostClaims: unique("lostClaims"),
+    perKill: snapshots.map((s) => s.abandoned.length),
+    abandoned: abandoned.size,
+    reconciledByStatus: abandoned.size - resent,
+    resentAfterGrace: resent,
+    /** Recipients recovery sent again though no kill left their claim: must be none. */
+    resentUnabandoned: rows.filter((row) => row.resends > 0 && !abandoned.has(row.customerId)).length,
+    lostClaims: new Set(snapshots.flatMap((s) => s.lostClaims)).size,
   };
 }
 
