@@ -131,56 +131,59 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
     wrap: (responder) =>
       withCampaigns(responder, { store: stores, suppressions: stores.suppressions, logger, metrics, now }),
     run: () =>
-      startCampaignRunner({
-        store: stores,
-        standings: stores.standings,
-        send,
-        logger,
-        metrics,
-        now,
-        owner: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
-        campaignMpsOf: (phoneNumberId) => {
-          const tenant = tenantOfNumber.get(phoneNumberId);
-          if (tenant === undefined) return 1;
-          const reserve = settings.get(tenant.id)?.replyReservePercent ?? 20;
-          return (tenant.throughputMps * (100 - reserve)) / 100;
-        },
-        configuredLimitOf: (phoneNumberId) => {
-          const tenant = tenantOfNumber.get(phoneNumberId);
-          return tenant === undefined ? undefined : settings.get(tenant.id)?.messagingLimit;
-        },
-        onSent: async (campaign, recipient, wamid) => {
-          const conversationKey = conversationKeyOf(
-            campaign.tenantId,
-            campaign.phoneNumberId,
-            recipient.customerId,
-          );
-          const at = now();
-          // The bot answers a reply knowing what the customer was sent, and so does an operator.
-          const text =
-            renderedTemplateText(campaign, recipient.params) ?? `[template ${campaign.template.name}]`;
-          try {
-            await deps.sent.recordSent({
-              tenantId: campaign.tenantId,
-              wamid,
-              phoneNumberId: campaign.phoneNumberId,
-              conversationKey,
-              ...(recipient.kind === "to"
-                ? { to: recipient.customerId }
-                : { recipient: recipient.customerId }),
-              turnId: `campaign:${campaign.id}`,
-              part: recipient.seq,
-              sentAt: at,
-              content: { type: "template", text },
-            });
-            await deps.state.append(conversationKey, [{ at, from: "bot", type: "template", text, wamid }]);
-          } catch (error) {
-            logger.warn(
-              { err: error, campaign: campaign.id },
-              "campaign message sent but not recorded in the conversation",
+      startCampaignRunner(
+        {
+          store: stores,
+          standings: stores.standings,
+          send,
+          logger,
+          metrics,
+          now,
+          owner: `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+          campaignMpsOf: (phoneNumberId) => {
+            const tenant = tenantOfNumber.get(phoneNumberId);
+            if (tenant === undefined) return 1;
+            const reserve = settings.get(tenant.id)?.replyReservePercent ?? 20;
+            return (tenant.throughputMps * (100 - reserve)) / 100;
+          },
+          configuredLimitOf: (phoneNumberId) => {
+            const tenant = tenantOfNumber.get(phoneNumberId);
+            return tenant === undefined ? undefined : settings.get(tenant.id)?.messagingLimit;
+          },
+          onSent: async (campaign, recipient, wamid) => {
+            const conversationKey = conversationKeyOf(
+              campaign.tenantId,
+              campaign.phoneNumberId,
+              recipient.customerId,
             );
-          }
+            const at = now();
+            // The bot answers a reply knowing what the customer was sent, and so does an operator.
+            const text =
+              renderedTemplateText(campaign, recipient.params) ?? `[template ${campaign.template.name}]`;
+            try {
+              await deps.sent.recordSent({
+                tenantId: campaign.tenantId,
+                wamid,
+                phoneNumberId: campaign.phoneNumberId,
+                conversationKey,
+                ...(recipient.kind === "to"
+                  ? { to: recipient.customerId }
+                  : { recipient: recipient.customerId }),
+                turnId: `campaign:${campaign.id}`,
+                part: recipient.seq,
+                sentAt: at,
+                content: { type: "template", text },
+              });
+              await deps.state.append(conversationKey, [{ at, from: "bot", type: "template", text, wamid }]);
+            } catch (error) {
+              logger.warn(
+                { err: error, campaign: campaign.id },
+                "campaign message sent but not recorded in the conversation",
+              );
+            }
+          },
         },
-      }),
+        config.campaigns,
+      ),
   };
 }

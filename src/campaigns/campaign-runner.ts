@@ -27,7 +27,10 @@ export interface CampaignRunnerOptions {
   readonly tickMs?: number;
   /** A claim not settled within this means its sender died, ms; default 60,000. */
   readonly leaseMs?: number;
-  /** An unknown send no status has confirmed is sent again after this, ms; default 900,000 (15 min). */
+  /**
+   * An unknown send no status has confirmed is sent again after this, and only once this runner has
+   * been up this long too, ms; default 900,000 (15 min).
+   */
   readonly unknownGraceMs?: number;
   /** How often abandoned claims are looked for, ms; default 5,000. */
   readonly recoverEveryMs?: number;
@@ -64,6 +67,7 @@ export function startCampaignRunner(
   const timezones = options.timezones ?? Intl.supportedValuesOf("timeZone");
   const log = deps.logger.child({ component: "campaigns" });
 
+  const startedAt = deps.now();
   const inFlight = new Map<string, Set<Promise<void>>>();
   const heldUntil = new Map<string, number>();
   let lastRecovery = 0;
@@ -164,7 +168,12 @@ export function startCampaignRunner(
     const now = deps.now();
     if (now - lastRecovery >= recoverEveryMs) {
       lastRecovery = now;
-      const recovered = await deps.store.recover(now, unknownGraceMs);
+      // The grace is time in which a status could have come. While no process ran (a crash, a crash
+      // loop, an outage) none could: Meta holds it in its retries, or the events queue has it but
+      // not yet handled. So a runner resends only once it has itself been up for the grace;
+      // before that it passes a grace reaching back to the epoch (nothing is resent).
+      const upForGrace = now - startedAt >= unknownGraceMs;
+      const recovered = await deps.store.recover(now, upForGrace ? unknownGraceMs : now);
       if (recovered.unknown > 0) deps.metrics?.recovered.inc({ outcome: "unknown" }, recovered.unknown);
       if (recovered.resent > 0) deps.metrics?.recovered.inc({ outcome: "resent" }, recovered.resent);
       if (recovered.unknown + recovered.resent > 0) log.warn(recovered, "abandoned campaign sends recovered");

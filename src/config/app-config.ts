@@ -108,6 +108,15 @@ export interface AppConfig {
     /** Runs of one turn before it is set aside (default 5). */
     readonly maxTurnAttempts: number;
   };
+  /** Crash recovery of campaign sends (CAMPAIGN_* variables). */
+  readonly campaigns: {
+    /** A claim not settled within this becomes `unknown`, ms (default 60,000). */
+    readonly leaseMs: number;
+    /** An `unknown` send with no status after this is sent again, ms (default 900,000). */
+    readonly unknownGraceMs: number;
+    /** How often abandoned claims are looked for, ms (default 5,000). */
+    readonly recoverEveryMs: number;
+  };
   readonly logLevel: LogLevel;
   /** OpenTelemetry traces, exported over OTLP/HTTP; undefined (the default): tracing is off. */
   readonly tracing: TracingConfig | undefined;

@@ -199,6 +199,15 @@ export const envSchema = z.object({
   TURN_MAX_ATTEMPTS: integer(1, 100).default(5),
   /** How often each worker looks for jobs whose worker died (BullMQ stalled-job check), ms. */
   WORKER_STALLED_INTERVAL_MS: integer(200, 600_000).default(3_000),
+  /**
+   * A campaign send claimed but not settled within this is its sender's death: the recipient becomes
+   * `unknown` (never sent again blindly), ms.
+   */
+  CAMPAIGN_LEASE_MS: integer(1000, 3_600_000).default(60_000),
+  /** An `unknown` campaign send no status has confirmed within this is sent again, ms (Meta retries webhooks for days). */
+  CAMPAIGN_UNKNOWN_GRACE_MS: integer(1000, 7 * 86_400_000).default(900_000),
+  /** How often each campaign runner looks for abandoned claims and unknown sends past the grace, ms. */
+  CAMPAIGN_RECOVER_EVERY_MS: integer(100, 600_000).default(5_000),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   // OpenTelemetry traces (docs/observability.md#traces): the standard variables, the ones sharpsharp honours.
   OTEL_SDK_DISABLED: z

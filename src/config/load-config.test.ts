@@ -301,6 +301,29 @@ describe("loadConfig", () => {
     );
   });
 
+  it("recovers campaign sends after a minute's lease and a 15 minutes' grace, unless CAMPAIGN_* says otherwise", () => {
+    const base = { WHATSAPP_APP_SECRET: "s", WHATSAPP_VERIFY_TOKEN: "v" };
+    expect(loadConfig({ env: base, cwd: emptyDir() }).campaigns).toEqual({
+      leaseMs: 60_000,
+      unknownGraceMs: 900_000,
+      recoverEveryMs: 5_000,
+    });
+    const env = {
+      ...base,
+      CAMPAIGN_LEASE_MS: "2000",
+      CAMPAIGN_UNKNOWN_GRACE_MS: "8000",
+      CAMPAIGN_RECOVER_EVERY_MS: "250",
+    };
+    expect(loadConfig({ env, cwd: emptyDir() }).campaigns).toEqual({
+      leaseMs: 2000,
+      unknownGraceMs: 8000,
+      recoverEveryMs: 250,
+    });
+    expect(
+      problemsOf(() => loadConfig({ env: { ...base, CAMPAIGN_LEASE_MS: "10" }, cwd: emptyDir() })).join(),
+    ).toMatch(/CAMPAIGN_LEASE_MS/);
+  });
+
   it("says which file is missing or unreadable", () => {
     const dir = emptyDir();
     expect(

@@ -348,6 +348,11 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       stalledIntervalMs: parsedEnv.WORKER_STALLED_INTERVAL_MS,
       maxTurnAttempts: parsedEnv.TURN_MAX_ATTEMPTS,
     },
+    campaigns: {
+      leaseMs: parsedEnv.CAMPAIGN_LEASE_MS,
+      unknownGraceMs: parsedEnv.CAMPAIGN_UNKNOWN_GRACE_MS,
+      recoverEveryMs: parsedEnv.CAMPAIGN_RECOVER_EVERY_MS,
+    },
     logLevel: parsedEnv.LOG_LEVEL,
     tracing: tracingConfigOf(parsedEnv),
     tenants,

@@ -227,4 +227,34 @@ describe("the campaign runner", () => {
     });
     expect(await reportOf(harness, id)).toMatchObject({ sent: 1, unknown: 0 });
   });
+
+  it("resends an unknown left by a dead runner only once it has itself been up for the grace", async () => {
+    harness = await startRunnerHarness();
+    const id = await harness.launch(members(1));
+    // A runner claimed it 10 s ago and died; recovery found it 8 s ago: unknown longer than the grace.
+    const claimedAt = Date.now() - 10_000;
+    const dead = await harness.store.claim({
+      campaignId: id,
+      owner: "dead-runner",
+      limit: 1,
+      now: claimedAt,
+      leaseMs: 1_000,
+      quietTimezones: [],
+      windowMs: 86_400_000,
+    });
+    expect(dead.recipients).toHaveLength(1);
+    expect(await harness.store.recover(Date.now() - 8_000, 60_000)).toEqual({ unknown: 1, resent: 0 });
+    const started = Date.now();
+    harness.run({ unknownGraceMs: 1_000 });
+    // Its status may be in Meta's retries while no gateway ran: this runner waits a grace of its own.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(harness.sendsByCustomer().size).toBe(0);
+    expect((await reportOf(harness, id)).unknown).toBe(1);
+    await vi.waitFor(async () => expect((await harness?.store.get(TENANT, id))?.state).toBe("completed"), {
+      timeout: 10_000,
+      interval: 25,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect([...harness.sendsByCustomer().values()]).toEqual([1]);
+  });
 });

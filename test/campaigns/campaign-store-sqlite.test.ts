@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createSqliteCampaignStore } from "../../src/campaigns/sqlite/index.js";
 import { batchWritesPerTick } from "../../src/sqlite/index.js";
@@ -53,6 +54,28 @@ describe("SQLite campaign store", () => {
       db.prepare("SELECT count(*) FROM store_campaign_recipients WHERE state = 'sending'").pluck().get(),
     ).toBe(3);
     expect(errors).toEqual([]);
+  });
+
+  it("answers a claim only once it is committed, so a kill -9 after the send cannot undo it", async () => {
+    const db = backend.open();
+    const ticks = batchWritesPerTick(db, () => {});
+    const store = createSqliteCampaignStore(db, { claimCommitted: () => ticks.committed() });
+    const campaign = await runningCampaign(store, audience(3));
+    await ticks.committed();
+    // What survives a kill -9 is what another connection sees: the batch of this turn is not.
+    const survivor = new Database(db.name, { readonly: true });
+    try {
+      const claimed = await store.claim(claimOf(campaign.id, { limit: 2 }));
+      expect(claimed.recipients).toHaveLength(2);
+      expect(
+        survivor
+          .prepare("SELECT count(*) FROM store_campaign_recipients WHERE state = 'sending'")
+          .pluck()
+          .get(),
+      ).toBe(2);
+    } finally {
+      survivor.close();
+    }
   });
 
   it("turns a database failure into a rejection, never a throw at the call site", async () => {

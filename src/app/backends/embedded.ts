@@ -172,7 +172,8 @@ function onFile(
     deliveryStatuses,
     localMessageStore: () => ({ store: createSqliteMessageStore(db), description: `sqlite ${db.name}` }),
     campaignPace: createLocalSendRateLimiter({ ...campaignThroughputOf(config) }),
-    localCampaignStores: () => createSqliteCampaignStore(db),
+    // A claim is committed before its send leaves the process (see TickCommits).
+    localCampaignStores: () => createSqliteCampaignStore(db, { claimCommitted: () => commits.committed() }),
     runJobs: (handlers, run) => runJobs(jobs, queues, commits, syncer, runners, handlers, run, logger),
     sampleJobQueues: async () => sampleJobQueues(jobs, runners, now()),
   };

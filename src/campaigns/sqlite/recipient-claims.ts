@@ -10,9 +10,14 @@ const R = "store_campaign_recipients";
 
 /**
  * Claims, settles and recovers recipients. One connection in one process: each claim is one
- * IMMEDIATE transaction, so claims never interleave and the messaging limit needs no lock.
+ * IMMEDIATE transaction, so claims never interleave and the messaging limit needs no lock. A claim
+ * is answered once `committed` says it is durable (a lost settle is recovered as `unknown`; a lost
+ * claim of a message already sent is not, and would be sent again).
  */
-export function createSqliteRecipientClaims(db: SqliteDatabase): Claims {
+export function createSqliteRecipientClaims(
+  db: SqliteDatabase,
+  committed: () => Promise<void> = async () => {},
+): Claims {
   const campaignOfClaim = db.prepare<
     [string],
     { tenant_id: string; phone_number_id: string; state: string; limited_until: number | null }
@@ -133,7 +138,11 @@ export function createSqliteRecipientClaims(db: SqliteDatabase): Claims {
   });
 
   return {
-    claim: async (request) => claim.immediate(request),
+    claim: async (request) => {
+      const claimed = claim.immediate(request);
+      if (claimed.recipients.length > 0) await committed();
+      return claimed;
+    },
     settle: async (campaignId, seq, owner, outcome, now) =>
       settle.run({ ...settlementOf(outcome, now), id: campaignId, seq, owner }).changes === 1,
     recover: async (now, unknownGraceMs) => recover.immediate(now, unknownGraceMs),

@@ -14,6 +14,12 @@ export interface SqliteCampaignStoreOptions {
   readonly newId?: () => string;
   /** Clock for the migration bookkeeping, ms since the epoch; default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Resolves once the writes so far are committed. Given where writes are batched per turn of the
+   * event loop (the embedded gateway): a claim is answered only then, because its sender acts on it
+   * outside the process at once; a claim lost to a kill -9 after its send would be sent again.
+   */
+  readonly claimCommitted?: () => Promise<void>;
 }
 
 /** The embedded campaign store: the three ports on one object. */
@@ -38,7 +44,7 @@ export function createSqliteCampaignStore(
   const standings = createSqliteNumberStandings(db);
   return {
     ...createSqliteCampaignLifecycle(db, newId),
-    ...createSqliteRecipientClaims(db),
+    ...createSqliteRecipientClaims(db, options.claimCommitted),
     ...createSqliteRecipientFeedback(db),
     report: createSqliteCampaignReport(db),
     suppressions,
