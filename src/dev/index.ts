@@ -14,6 +14,7 @@ export {
   type FakeGraphApiDeps,
   type FakeGraphApiOptions,
 } from "./fake-graph-api/create-fake-graph-api.js";
+export { FAKE_TEMPLATES } from "./fake-graph-api/fake-templates.js";
 export type { FaultPatch, FaultSettings, ForcedError } from "./fake-graph-api/faults.js";
 export { FORCEABLE_ERROR_CODES, type ForceableErrorCode } from "./fake-graph-api/graph-error.js";
 export type { FakeGraphIds } from "./fake-graph-api/ids.js";
@@ -53,7 +54,6 @@ export {
   type StatusWebhookSpec,
 } from "./fake-graph-api/status-webhook.js";
 export type { TemplateCategory } from "./fake-graph-api/template-categories.js";
-export { FAKE_TEMPLATES } from "./fake-graph-api/template-routes.js";
 export {
   MARKETING_CAP_ERROR_CODE,
   MESSAGING_LIMIT_ERROR_CODE,

@@ -1,3 +1,4 @@
+import { FAKE_TEMPLATES } from "./fake-templates.js";
 import {
   buildPhoneNumberQualityWebhook,
   type MessagingLimitTier,
@@ -6,7 +7,6 @@ import {
 import { postSignedWebhook, type WebhookPostResult, type WebhookTarget } from "./signed-webhook.js";
 import type { BusinessIdentity } from "./status-poster.js";
 import type { TemplateCategoryOf } from "./template-categories.js";
-import { FAKE_TEMPLATES } from "./template-routes.js";
 import {
   buildTemplateStatusWebhook,
   type TemplateStatusEvent,

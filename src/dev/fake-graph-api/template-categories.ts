@@ -1,4 +1,4 @@
-import { FAKE_TEMPLATES } from "./template-routes.js";
+import { FAKE_TEMPLATES } from "./fake-templates.js";
 
 /** A template's category as Meta writes it in `pricing.category` (lowercase). */
 export type TemplateCategory = "marketing" | "utility" | "authentication";
