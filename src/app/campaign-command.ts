@@ -14,6 +14,9 @@ export const CAMPAIGN_USAGE = `Usage: sharpsharp campaign <action> --tenant T [o
   start|pause|resume|cancel --tenant T ID
   status --tenant T ID [--json]     The report: sent, delivered, read, failed by code, replies, opt-outs…
   list --tenant T [--json]
+  suppress --tenant T --file FILE [--remove]
+         Imports customers onto the tenant's suppression list (one wa_id or user id per line, or a CSV
+         whose first column is one); --remove takes them off it. Every campaign skips those on it.
 
 It talks to the running gateway's console API: SHARPSHARP_API_URL (default http://ADMIN_HOST:ADMIN_PORT)
 with SHARPSHARP_API_TOKEN, an API token from \`sharpsharp admin token\`.`;
@@ -109,6 +112,30 @@ export async function runCampaignCommand(
         );
         return { output: lines.length === 0 ? "no campaigns" : lines.join("\n"), exitCode: 0 };
       }
+      case "suppress": {
+        if (values.file === undefined) return usage("campaign suppress needs --file");
+        let text: string;
+        try {
+          text = await readFile(values.file, "utf8");
+        } catch (error) {
+          return usage(`cannot read ${values.file}: ${(error as Error).message}`);
+        }
+        const customers = text
+          .split(/\r?\n/)
+          .map((line) => (line.split(",")[0] ?? "").trim().replace(/^"|"$/g, ""))
+          .filter((id) => id !== "" && !/^(wa_id|user_id|phone)$/i.test(id));
+        if (customers.length === 0) return usage(`${values.file} lists nobody`);
+        const result = await call(
+          "POST",
+          `${env.apiUrl}/api/v1/tenants/${encodeURIComponent(values.tenant)}/suppressions`,
+          { action: values.remove ? "opt_in" : "opt_out", customers },
+        );
+        const verb = values.remove ? "taken off" : "added to";
+        return {
+          output: `${result.changed} ${verb} the suppression list; it holds ${result.total}`,
+          exitCode: 0,
+        };
+      }
       default:
         return usage(`unknown action "${action}"`);
     }
@@ -136,6 +163,8 @@ function parse(args: readonly string[]) {
       rate: { type: "string" },
       key: { type: "string" },
       json: { type: "boolean" },
+      file: { type: "string" },
+      remove: { type: "boolean" },
     },
   });
 }

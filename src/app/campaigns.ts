@@ -13,6 +13,7 @@ import {
   createCampaignEvents,
   createCampaignMetrics,
   createCampaignSender,
+  createNumberStandingRefresh,
   type NumberStandings,
   renderedTemplateText,
   type SuppressionList,
@@ -96,7 +97,12 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
   const tenantOfNumber = new Map(
     config.tenants.flatMap((tenant) => tenant.phoneNumberIds.map((id) => [id, tenant])),
   );
-  const commands = createCampaignCommands({ store: stores, tenants: config.tenants, now });
+  const commands = createCampaignCommands({
+    store: stores,
+    suppressions: stores.suppressions,
+    tenants: config.tenants,
+    now,
+  });
   const events = createCampaignEvents({
     store: stores,
     standings: stores.standings,
@@ -130,8 +136,25 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
     }),
     wrap: (responder) =>
       withCampaigns(responder, { store: stores, suppressions: stores.suppressions, logger, metrics, now }),
-    run: () =>
-      startCampaignRunner(
+    run: () => {
+      // What Meta says of each number before its first webhook: read now, then hourly.
+      const refreshStandings = createNumberStandingRefresh({
+        standings: stores.standings,
+        numbers: config.tenants
+          .filter((tenant) => tenant.graphToken !== undefined)
+          .flatMap((tenant) =>
+            tenant.phoneNumberIds.map((phoneNumberId) => ({
+              phoneNumberId,
+              read: () => deps.graphClientFor(tenant.id).getPhoneNumberStanding(phoneNumberId),
+            })),
+          ),
+        logger,
+        now,
+      });
+      void refreshStandings();
+      const timer = setInterval(() => void refreshStandings(), 3_600_000);
+      timer.unref();
+      const runner = startCampaignRunner(
         {
           store: stores,
           standings: stores.standings,
@@ -184,6 +207,13 @@ export function wireCampaigns(config: AppConfig, deps: CampaignWiringDeps): Camp
           },
         },
         config.campaigns,
-      ),
+      );
+      return {
+        async close() {
+          clearInterval(timer);
+          await runner.close();
+        },
+      };
+    },
   };
 }

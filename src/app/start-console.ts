@@ -52,7 +52,12 @@ export async function startConsole(
     const campaigns =
       campaignStores === undefined
         ? undefined
-        : createCampaignCommands({ store: campaignStores.stores, tenants: config.tenants, now: Date.now });
+        : createCampaignCommands({
+            store: campaignStores.stores,
+            suppressions: campaignStores.stores.suppressions,
+            tenants: config.tenants,
+            now: Date.now,
+          });
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: "ss_process_" });
     const ingressUrl = config.console.ingressUrl ?? `http://127.0.0.1:${config.server.port}`;

@@ -3,7 +3,7 @@ import { type AudienceFormat, parseAudience, placeholderCount } from "./audience
 import { campaignSettingsOf, clockTime } from "./campaign-settings.js";
 import type { AudienceMember, Campaign, CampaignReport, CampaignState } from "./campaign-types.js";
 import { CampaignInvalidError, CampaignNotFoundError, CampaignWrongStateError } from "./errors.js";
-import type { CampaignStore } from "./ports.js";
+import type { CampaignStore, SuppressionList } from "./ports.js";
 import { isKnownTimezone } from "./quiet-hours.js";
 
 /** A tenant as campaigns see it. */
@@ -16,6 +16,8 @@ export interface CampaignTenant {
 
 export interface CampaignCommandsDeps {
   readonly store: CampaignStore;
+  /** The tenants' suppression lists, for imports. */
+  readonly suppressions: SuppressionList;
   readonly tenants: readonly CampaignTenant[];
   readonly now: () => number;
 }
@@ -155,10 +157,40 @@ export function createCampaignCommands(deps: CampaignCommandsDeps) {
     return found;
   }
 
+  /**
+   * Puts customers on the tenant's suppression list (`opt_out`, source `import`) or takes them off
+   * (`opt_in`); answers how many changed and how many the list holds after. Ids are checked whole first.
+   */
+  async function importSuppressions(
+    tenantId: string,
+    customers: readonly string[],
+    action: "opt_out" | "opt_in",
+  ) {
+    tenantOf(tenantId);
+    const ids = customers.map((raw) => raw.replace(/[\s+-]/g, ""));
+    const bad = ids.flatMap((id, index) =>
+      /^\d{7,15}$/.test(id) || /^[A-Za-z]{2}\.[A-Za-z0-9]{1,126}$/.test(id)
+        ? []
+        : [`customer ${index + 1}: "${customers[index]}" is neither a wa_id nor a user id`],
+    );
+    if (bad.length > 0) throw new CampaignInvalidError(bad);
+    let changed = 0;
+    for (const id of new Set(ids)) {
+      if (action === "opt_in") {
+        if (await deps.suppressions.optIn(tenantId, id)) changed++;
+      } else if (!(await deps.suppressions.isSuppressed(tenantId, id))) {
+        await deps.suppressions.optOut(tenantId, id, "import", deps.now());
+        changed++;
+      }
+    }
+    return { changed, total: await deps.suppressions.count(tenantId) };
+  }
+
   return {
     create,
     act,
     report,
+    importSuppressions,
     list: (tenantId?: string) => {
       if (tenantId !== undefined) tenantOf(tenantId);
       return deps.store.list(tenantId);

@@ -48,3 +48,4 @@ export { detectOptChange, type OptChange } from "./opt-out-keywords.js";
 export { optChangeLine } from "./opt-out-lines.js";
 export type * from "./ports.js";
 export { DEFAULT_CAMPAIGN_TIMEZONE, isKnownTimezone, isQuiet, quietTimezones } from "./quiet-hours.js";
+export { createNumberStandingRefresh, type NumberStandingRefreshDeps } from "./number-standing-refresh.js";

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { MediaHostNotAllowedError, UnexpectedResponseError } from "./graph-api-errors.js";
 import {
   mediaInfoSchema,
+  phoneNumberStandingSchema,
   sendSuccessSchema,
   successFlagSchema,
   uploadSuccessSchema,
@@ -113,8 +114,19 @@ export interface GraphApiClient {
     file: MediaUpload,
     options?: { readonly timeoutMs?: number },
   ): Promise<{ readonly id: string }>;
+  /**
+   * A business number's standing (`GET /{phone-number-id}?fields=…`): its messaging limit tier
+   * (`whatsapp_business_manager_messaging_limit`, e.g. "TIER_2K") and quality rating, as Meta names them.
+   */
+  getPhoneNumberStanding(phoneNumberId: string): Promise<PhoneNumberStanding>;
   /** Closes the transport if the client created it. */
   close(): Promise<void>;
+}
+
+/** What Meta says of a business number's standing. */
+export interface PhoneNumberStanding {
+  readonly messagingLimitTier?: string;
+  readonly qualityRating?: string;
 }
 
 function checkOptions(options: GraphApiClientOptions): URL {
@@ -209,6 +221,25 @@ export function createGraphApiClient(
         ...(markOptions.typing === true ? { typing_indicator: { type: "text" } } : {}),
       });
       parse(operation, response, successFlagSchema);
+    },
+
+    async getPhoneNumberStanding(phoneNumberId) {
+      const operation = "get phone number";
+      const url = new URL(`${root}/${encodeURIComponent(phoneNumberId)}`);
+      url.searchParams.set("fields", "whatsapp_business_manager_messaging_limit,quality_rating");
+      const response = await call({
+        operation,
+        method: "GET",
+        url,
+        headers: { ...auth, accept: "application/json" },
+      });
+      const data = parse(operation, response, phoneNumberStandingSchema);
+      return {
+        ...(data.whatsapp_business_manager_messaging_limit === undefined
+          ? {}
+          : { messagingLimitTier: data.whatsapp_business_manager_messaging_limit }),
+        ...(data.quality_rating === undefined ? {} : { qualityRating: data.quality_rating }),
+      };
     },
 
     async getMediaUrl(mediaId, mediaOptions = {}) {

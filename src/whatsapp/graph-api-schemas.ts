@@ -53,3 +53,9 @@ export const businessUsageSchema = z.record(
   z.string(),
   z.array(z.looseObject({ estimated_time_to_regain_access: z.number().optional().catch(undefined) })),
 );
+
+/** `GET /{phone-number-id}?fields=whatsapp_business_manager_messaging_limit,quality_rating`. */
+export const phoneNumberStandingSchema = z.looseObject({
+  whatsapp_business_manager_messaging_limit: z.string().optional(),
+  quality_rating: z.string().optional(),
+});

@@ -20,6 +20,7 @@ export {
   type MediaInfo,
   type MediaUpload,
   type OutboundMessageBody,
+  type PhoneNumberStanding,
   type SendContact,
   type SendResult,
 } from "./graph-api-client.js";

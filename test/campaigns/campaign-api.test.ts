@@ -122,6 +122,32 @@ describe("campaigns API on the embedded gateway", () => {
     });
   });
 
+  it("imports a suppression list (admins only) that every campaign then skips, and takes customers off it", async () => {
+    const path = `/api/v1/tenants/${SHOP}/suppressions`;
+    const refused = await h.api(agent, "POST", path, { customers: ["2348100000901"] });
+    expect(refused.status).toBe(403);
+    const bad = await h.api(admin, "POST", path, { customers: ["2348100000901", "not a number"] });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toBe("SS_CAMPAIGN_INVALID");
+    const imported = await h.api(admin, "POST", path, {
+      customers: ["+234 810 000 0901", "2348100000902", "2348100000902"],
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.json.changed).toBe(2);
+    const created = await h.api(admin, "POST", base, campaignBody("after-import", audienceCsv(4, 900)));
+    const id = campaignOf(created).id as string;
+    expect((await h.api(admin, "POST", `${base}/${id}/start`)).status).toBe(200);
+    await vi.waitFor(async () => expect((await report(id)).campaign.state).toBe("completed"), {
+      timeout: 15_000,
+      interval: 100,
+    });
+    expect(await report(id)).toMatchObject({ sent: 2, skipped: { opted_out: 2 } });
+    expect(h.templateSends().has("2348100000901")).toBe(false);
+    const removed = await h.api(admin, "POST", path, { action: "opt_in", customers: ["2348100000901"] });
+    expect(removed.json).toMatchObject({ changed: 1 });
+    expect((removed.json.total as number) + 1).toBe(imported.json.total as number);
+  });
+
   it("pauses, resumes and cancels a slow campaign, answering 409 SS_CAMPAIGN_WRONG_STATE for actions its state refuses", async () => {
     const created = await h.api(
       admin,

@@ -160,5 +160,23 @@ export function campaignRoutes(deps: ConsoleDeps): ApiRoute[] {
         return commandsOf().act(action.data as CampaignAction, tenantId, params.id as string);
       },
     }),
+    defineRoute({
+      method: "POST",
+      path: "/api/v1/tenants/:tenant/suppressions",
+      summary:
+        "Import customers onto the tenant's suppression list (opt_out) or take them off it (opt_in); every campaign skips those on it",
+      tag: "campaigns",
+      auth: "operator",
+      body: z.strictObject({
+        action: z.enum(["opt_out", "opt_in"]).default("opt_out"),
+        customers: z.array(z.string().min(1).max(128)).min(1).max(100_000),
+      }),
+      response: z.object({ changed: z.number().int(), total: z.number().int() }),
+      bodyLimit: AUDIENCE_BODY_LIMIT,
+      async handle({ access, params, body }) {
+        const tenantId = tenantFor(access as OperatorAccess, params.tenant as string, true);
+        return commandsOf().importSuppressions(tenantId, body.customers, body.action);
+      },
+    }),
   ];
 }

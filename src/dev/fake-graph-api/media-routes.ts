@@ -15,7 +15,7 @@ function urlHash(id: string, expires: string): string {
 
 type MediaRequest = FastifyRequest<{
   Params: { mediaId: string };
-  Querystring: { ext?: string; hash?: string };
+  Querystring: { ext?: string; hash?: string; fields?: string };
 }>;
 
 /**
@@ -46,9 +46,23 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: FakeGraphContext)
     return reply.code(error.status).send(error.body);
   };
 
-  app.get("/:version/:mediaId", (request: MediaRequest, reply) =>
-    handle(request, reply, "media-url", () => {
-      const { mediaId } = request.params;
+  app.get("/:version/:mediaId", async (request: MediaRequest, reply) => {
+    const { mediaId } = request.params;
+    // A business number's own fields (GET /{phone-number-id}?fields=…), as Meta answers them; not a media lookup.
+    const asksNumberFields = request.query.fields?.includes("messaging_limit") === true;
+    if (asksNumberFields && (ctx.phoneNumberIds === undefined || ctx.phoneNumberIds.has(mediaId))) {
+      const error = checkToken(ctx, request);
+      if (error !== undefined) return reply.code(error.status).send(error.body);
+      const limit = ctx.messagingLimit.snapshot();
+      return reply.send({
+        id: mediaId,
+        quality_rating: "GREEN",
+        whatsapp_business_manager_messaging_limit: tierNameOf(
+          limit.enabled ? limit.uniqueRecipients : undefined,
+        ),
+      });
+    }
+    return handle(request, reply, "media-url", () => {
       const media = ctx.media.get(mediaId);
       if (media === undefined) return unknownObjectError(mediaId, ctx.ids.traceId(), "get");
       if (ctx.faults.media.takeLookupFailure(mediaId)) return graphError(131000, ctx.ids.traceId());
@@ -66,8 +80,8 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: FakeGraphContext)
         id: mediaId,
       });
       return undefined;
-    }),
-  );
+    });
+  });
 
   app.get(`${DOWNLOAD_PATH}/:mediaId`, (request: MediaRequest, reply) =>
     handle(request, reply, "media-download", () => {
@@ -91,4 +105,18 @@ export function registerMediaRoutes(app: FastifyInstance, ctx: FakeGraphContext)
       return undefined;
     }),
   );
+}
+
+/** Meta's tier name for a number of unique customers per 24 h (the smallest tier that holds it). */
+function tierNameOf(uniqueRecipients: number | undefined): string {
+  if (uniqueRecipients === undefined) return "TIER_UNLIMITED";
+  const tiers: readonly [number, string][] = [
+    [50, "TIER_50"],
+    [250, "TIER_250"],
+    [1_000, "TIER_1K"],
+    [2_000, "TIER_2K"],
+    [10_000, "TIER_10K"],
+    [100_000, "TIER_100K"],
+  ];
+  return tiers.find(([size]) => uniqueRecipients <= size)?.[1] ?? "TIER_UNLIMITED";
 }
