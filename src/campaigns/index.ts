@@ -44,8 +44,8 @@ export {
   campaignErrorCatalog,
 } from "./errors.js";
 export { MESSAGING_LIMIT_TIERS, messagingLimitOfTier } from "./messaging-tiers.js";
+export { createNumberStandingRefresh, type NumberStandingRefreshDeps } from "./number-standing-refresh.js";
 export { detectOptChange, type OptChange } from "./opt-out-keywords.js";
 export { optChangeLine } from "./opt-out-lines.js";
 export type * from "./ports.js";
 export { DEFAULT_CAMPAIGN_TIMEZONE, isKnownTimezone, isQuiet, quietTimezones } from "./quiet-hours.js";
-export { createNumberStandingRefresh, type NumberStandingRefreshDeps } from "./number-standing-refresh.js";

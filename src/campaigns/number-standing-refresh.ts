@@ -27,7 +27,8 @@ export function createNumberStandingRefresh(deps: NumberStandingRefreshDeps): ()
       try {
         const read = await number.read();
         const before = await deps.standings.get(number.phoneNumberId);
-        const tier = read.messagingLimitTier === undefined ? null : messagingLimitOfTier(read.messagingLimitTier);
+        const tier =
+          read.messagingLimitTier === undefined ? null : messagingLimitOfTier(read.messagingLimitTier);
         const messagingLimit = tier === null ? before?.messagingLimit : tier;
         const quality: NumberQuality =
           read.qualityRating !== undefined && QUALITIES.has(read.qualityRating)
