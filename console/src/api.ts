@@ -262,7 +262,8 @@ export function setUnauthorizedHandler(handler: () => void): void {
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-async function request<T>(method: Method, path: string, body?: unknown, quiet401 = false): Promise<T> {
+/** One call of `/api/v1` (path without the base); other clients of the API (campaigns) build on it. */
+export async function request<T>(method: Method, path: string, body?: unknown, quiet401 = false): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (method !== "GET" && csrfToken !== undefined) headers["x-csrf-token"] = csrfToken;

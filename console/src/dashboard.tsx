@@ -32,7 +32,7 @@ const COLORS = {
   spend: "#7c3aed",
 };
 
-function Stat(props: { label: string; value: string; detail?: string; tone?: "warn" }) {
+export function Stat(props: { label: string; value: string; detail?: string; tone?: "warn" }) {
   return (
     <div class={`stat${props.tone === "warn" ? " stat-warn" : ""}`}>
       <p class="stat-label">{props.label}</p>

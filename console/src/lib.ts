@@ -6,6 +6,8 @@ export type Route =
   | { page: "inbox"; key?: string }
   | { page: "simulator" }
   | { page: "dashboard" }
+  /** No tenant: the list of the scope's tenant; `id` "new": the form; else one campaign's report. */
+  | { page: "campaigns"; tenant?: string; id?: string }
   | { page: "login" };
 
 export function parseRoute(hash: string): Route {
@@ -15,6 +17,13 @@ export function parseRoute(hash: string): Route {
       return { page: "simulator" };
     case "dashboard":
       return { page: "dashboard" };
+    case "campaigns": {
+      const [tenant, id] = parts.slice(1, 3).map(decodePart);
+      if (tenant === undefined || tenant === "") return { page: "campaigns" };
+      return id === undefined || id === ""
+        ? { page: "campaigns", tenant }
+        : { page: "campaigns", tenant, id };
+    }
     case "login":
       return { page: "login" };
     default: {
@@ -33,7 +42,19 @@ export function hrefOf(route: Route): string {
   if (route.page === "inbox") {
     return route.key === undefined ? "#/inbox" : `#/inbox/${encodeURIComponent(route.key)}`;
   }
+  if (route.page === "campaigns" && route.tenant !== undefined) {
+    const tail = route.id === undefined ? "" : `/${encodeURIComponent(route.id)}`;
+    return `#/campaigns/${encodeURIComponent(route.tenant)}${tail}`;
+  }
   return `#/${route.page}`;
+}
+
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return "";
+  }
 }
 
 export function navigate(route: Route): void {

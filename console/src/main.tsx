@@ -4,6 +4,7 @@ import "./styles.css";
 import { render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, api, type Session, setCsrfToken, setUnauthorizedHandler, type Tenant } from "./api";
+import { Campaigns } from "./campaigns";
 import { Dashboard } from "./dashboard";
 import { Inbox } from "./inbox";
 import { hrefOf, navigate, type Route, readStored, useRoute, writeStored } from "./lib";
@@ -130,6 +131,7 @@ const NAV: { page: Route["page"]; label: string }[] = [
   { page: "inbox", label: "Inbox" },
   { page: "simulator", label: "Simulator" },
   { page: "dashboard", label: "Dashboard" },
+  { page: "campaigns", label: "Campaigns" },
 ];
 
 function Shell(props: { session: Session; onLogout: () => void }) {
@@ -240,6 +242,8 @@ function Shell(props: { session: Session; onLogout: () => void }) {
               <Simulator />
             ) : route.page === "dashboard" ? (
               <Dashboard />
+            ) : route.page === "campaigns" ? (
+              <Campaigns tenant={route.tenant} id={route.id} />
             ) : (
               <Inbox openKey={route.page === "inbox" ? route.key : undefined} />
             )}
