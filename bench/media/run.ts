@@ -5,11 +5,16 @@
  * Open loop: text messages at --text-rate per second and voice notes at --voice-per-minute, each from
  * a customer of its own (no coalescing: every message is answered). A baseline run first sends the
  * text alone at the same rate, so text turns' p99 with and without media work is compared in one run.
+ * With --rounds N the pair is run N times, the order swapped every round (text only first, then mixed
+ * first) so that drift over the session (a warmer page cache, a fuller Redis) favours neither side; the
+ * verdict compares the medians of the rounds' p99s.
  * Prints per run: replies expected and received, missing, doubled, text and voice latency p50/p99
- * (webhook sent → the reply accepted by the fake Graph API), transcriptions, peak memory per process.
+ * (webhook sent → the reply accepted by the fake Graph API), transcriptions, peak memory and CPU per
+ * process, and the bench process's own event-loop delay (p99, max): the replies are timestamped by the
+ * fake in this process, so a stall here would show as gateway latency.
  *
  *   node dist/bench/media/run.js [--mode embedded|redis|both] [--duration 300] [--baseline <duration>]
- *     [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
+ *     [--rounds 1] [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
  *
  * Needs `npm run build`; Redis at --redis (default redis://127.0.0.1:6379) for --mode redis.
  */
@@ -17,6 +22,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { build } from "hdr-histogram-js";
 import { Redis } from "ioredis";
@@ -33,6 +39,7 @@ const { values } = parseArgs({
     duration: { type: "string", default: "300" },
     // The text-only run's length; default the mixed run's, since a longer window has a longer tail.
     baseline: { type: "string" },
+    rounds: { type: "string", default: "1" },
     "text-rate": { type: "string", default: "100" },
     "voice-per-minute": { type: "string", default: "200" },
     "stt-latency": { type: "string", default: "1000,2000" },
@@ -68,6 +75,11 @@ interface RunResult {
   readonly voiceP99: number;
   readonly transcriptions: number;
   readonly peakRssMiB: Record<string, number>;
+  /** CPU used by each gateway process over the run, s. */
+  readonly cpuSeconds: Record<string, number>;
+  /** The bench process's event-loop delay over the run, ms. */
+  readonly benchLoopP99: number;
+  readonly benchLoopMax: number;
 }
 
 const histogram = () =>
@@ -118,6 +130,9 @@ async function runOnce(
     }
     const pool = new Pool(`http://127.0.0.1:${values.port}`, { connections: 64, pipelining: 1 });
     const sent = new Map<string, Sent>();
+    const cpuAtStart = new Map(processes.map((p) => [p.name, p.cpuSeconds() ?? 0]));
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const inFlight: Promise<void>[] = [];
     let non200 = 0;
     let n = 0;
@@ -184,8 +199,13 @@ async function runOnce(
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await new Promise((resolve) => setTimeout(resolve, 2000)); // late duplicates would show here
+    loop.disable();
     const peakRssMiB: Record<string, number> = {};
-    for (const p of processes) peakRssMiB[p.name] = Math.round(p.peakRssMiB() ?? 0);
+    const cpuSeconds: Record<string, number> = {};
+    for (const p of processes) {
+      peakRssMiB[p.name] = Math.round(p.peakRssMiB() ?? 0);
+      cpuSeconds[p.name] = Math.round(((p.cpuSeconds() ?? 0) - (cpuAtStart.get(p.name) ?? 0)) * 10) / 10;
+    }
 
     const byCustomer = new Map<string, number[]>();
     for (const message of graph.messages()) {
@@ -218,6 +238,9 @@ async function runOnce(
       voiceP99: latency.voice.getValueAtPercentile(99),
       transcriptions: stt.requests().length,
       peakRssMiB,
+      cpuSeconds,
+      benchLoopP99: Math.round(loop.percentile(99) / 1e5) / 10,
+      benchLoopMax: Math.round(loop.max / 1e5) / 10,
     };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
@@ -237,19 +260,44 @@ function report(label: string, r: RunResult) {
     `${r.mode} ${label} (${r.seconds} s): ${r.text} text + ${r.voice} voice notes, non-200 ${r.non200}; ` +
       `replies ${r.replies}, missing ${r.missing}, doubled ${r.doubled}; text p50 ${r.textP50} ms p99 ${r.textP99} ms; ` +
       `voice p50 ${r.voiceP50} ms p99 ${r.voiceP99} ms; transcriptions ${r.transcriptions}; ` +
-      `peak RSS MiB ${JSON.stringify(r.peakRssMiB)}\n${JSON.stringify({ label, ...r })}\n`,
+      `peak RSS MiB ${JSON.stringify(r.peakRssMiB)}; CPU s ${JSON.stringify(r.cpuSeconds)}; ` +
+      `bench event loop p99 ${r.benchLoopP99} ms max ${r.benchLoopMax} ms\n${JSON.stringify({ label, ...r })}\n`,
   );
 }
 
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
 const modes =
   values.mode === "both" ? (["embedded", "redis"] as const) : ([values.mode] as ["embedded" | "redis"]);
+const rounds = Math.max(1, Number(values.rounds));
 for (const mode of modes) {
-  const baseline = await runOnce(mode, Number(values.baseline ?? values.duration), 0);
-  report("text only", baseline);
-  const mixed = await runOnce(mode, Number(values.duration), Number(values["voice-per-minute"]));
-  report("with voice notes", mixed);
-  const change = baseline.textP99 === 0 ? 0 : (mixed.textP99 - baseline.textP99) / baseline.textP99;
+  const textOnly: number[] = [];
+  const mixed: number[] = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    const order =
+      round % 2 === 1
+        ? (["text only", "with voice notes"] as const)
+        : (["with voice notes", "text only"] as const);
+    for (const label of order) {
+      const result =
+        label === "text only"
+          ? await runOnce(mode, Number(values.baseline ?? values.duration), 0)
+          : await runOnce(mode, Number(values.duration), Number(values["voice-per-minute"]));
+      report(rounds === 1 ? label : `${label}, round ${round}`, result);
+      (label === "text only" ? textOnly : mixed).push(result.textP99);
+    }
+  }
+  const before = median(textOnly);
+  const after = median(mixed);
+  const change = before === 0 ? 0 : (after - before) / before;
   process.stdout.write(
-    `${mode}: text p99 ${baseline.textP99} → ${mixed.textP99} ms (${(change * 100).toFixed(0)}%)\n`,
+    `${mode}: text p99 ${before} → ${after} ms (${(change * 100).toFixed(0)}%)` +
+      `${rounds === 1 ? "" : `, medians of ${rounds} rounds (text only ${textOnly.join(", ")}; with voice notes ${mixed.join(", ")})`}\n`,
   );
 }
