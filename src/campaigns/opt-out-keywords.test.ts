@@ -127,6 +127,18 @@ describe("detectOptChange", () => {
     }
   });
 
+  it("judges a long message by its first words, but still folds a long repeat or a run of emoji whole", () => {
+    const prose =
+      "How far, my delivery address na 14 Adeola Odeku Street, Victoria Island, Lagos. The money don comot ";
+    expect(detectOptChange(`${prose.repeat(6)}stop`)).toBeUndefined();
+    expect(detectOptChange("STOP ".repeat(60))).toMatchObject({ kind: "opt_out", keyword: "stop" });
+    expect(detectOptChange(`${"🙏 ".repeat(40)}abeg stop am`)).toMatchObject({
+      kind: "opt_out",
+      language: "pcm",
+    });
+    expect(detectOptChange(`${"word ".repeat(16)}stop`)).toBeUndefined();
+  });
+
   it("reports the phrase without its wrapper, folded", () => {
     expect(detectOptChange("Abeg, STOP am 🙏🏾")).toEqual({
       kind: "opt_out",

@@ -172,6 +172,23 @@ function wrapperLanguages(tokens: readonly string[]): Language[] | undefined {
   return undefined;
 }
 
+// The first MAX_TOKENS + 1 whitespace-separated words of a text.
+const FIRST_WORDS = new RegExp(`^\\s*(?:\\S+\\s*){1,${MAX_TOKENS + 1}}`, "u");
+
+/**
+ * A text's tokens, or undefined when there are more than MAX_TOKENS. Every message of every turn
+ * comes here, most of them prose of hundreds of characters, so a long one is judged by its first
+ * words: no token spans whitespace, so their tokens are the text's first tokens, and folding them
+ * costs a fraction of folding the whole. Only a text whose first words fold to few tokens
+ * ("stop stop stop …", emoji) is folded whole.
+ */
+function boundedTokens(text: string): string[] | undefined {
+  const head = FIRST_WORDS.exec(text)?.[0] ?? text;
+  if (head.length < text.length && tokenize(head).length > MAX_TOKENS) return undefined;
+  const tokens = tokenize(text);
+  return tokens.length > MAX_TOKENS ? undefined : tokens;
+}
+
 /**
  * Whether a message is (essentially) only a request to stop or restart campaign messages:
  * a known phrase, whole, with at most a short polite wrapper ("please stop", "abeg stop am",
@@ -179,8 +196,8 @@ function wrapperLanguages(tokens: readonly string[]): Language[] | undefined {
  * the customer messages they wanted, so anything unsure is left to the normal router.
  */
 export function detectOptChange(text: string): OptChange | undefined {
-  const tokens = tokenize(text);
-  if (tokens.length === 0 || tokens.length > MAX_TOKENS) return undefined;
+  const tokens = boundedTokens(text);
+  if (tokens === undefined || tokens.length === 0) return undefined;
   for (let start = 0; start <= Math.min(MAX_WRAPPER, tokens.length - 1); start += 1)
     for (let end = tokens.length; end > start && start + tokens.length - end <= MAX_WRAPPER; end -= 1) {
       const phrase = PHRASE_TABLE.get(tokens.slice(start, end).join(" "));
