@@ -127,7 +127,7 @@ describe("detectOptChange", () => {
     }
   });
 
-  it("judges a long message by its first words, but still folds a long repeat or a run of emoji whole", () => {
+  it("gives a long message up at its first word no opt change holds, but still reads a long repeat or a run of emoji", () => {
     const prose =
       "How far, my delivery address na 14 Adeola Odeku Street, Victoria Island, Lagos. The money don comot ";
     expect(detectOptChange(`${prose.repeat(6)}stop`)).toBeUndefined();

@@ -172,21 +172,28 @@ function wrapperLanguages(tokens: readonly string[]): Language[] | undefined {
   return undefined;
 }
 
-// The first MAX_TOKENS + 1 whitespace-separated words of a text.
-const FIRST_WORDS = new RegExp(`^\\s*(?:\\S+\\s*){1,${MAX_TOKENS + 1}}`, "u");
+// Every token an opt change is made of: a message holding any other token is not one.
+const VOCABULARY: ReadonlySet<string> = new Set(
+  [...PHRASE_TABLE.keys(), ...WRAPPER_TABLE.keys()].flatMap((key) => key.split(" ")),
+);
+const WORDS = /\S+/gu;
 
 /**
- * A text's tokens, or undefined when there are more than MAX_TOKENS. Every message of every turn
- * comes here, most of them prose of hundreds of characters, so a long one is judged by its first
- * words: no token spans whitespace, so their tokens are the text's first tokens, and folding them
- * costs a fraction of folding the whole. Only a text whose first words fold to few tokens
- * ("stop stop stop …", emoji) is folded whole.
+ * A text's tokens, as tokenize gives them, or undefined as soon as one is outside the vocabulary
+ * or there are more than MAX_TOKENS. Every message of every turn comes here, most of them prose of
+ * hundreds of characters, so the text is folded word by word (no token spans whitespace) and
+ * given up at its first foreign word instead of being folded whole.
  */
-function boundedTokens(text: string): string[] | undefined {
-  const head = FIRST_WORDS.exec(text)?.[0] ?? text;
-  if (head.length < text.length && tokenize(head).length > MAX_TOKENS) return undefined;
-  const tokens = tokenize(text);
-  return tokens.length > MAX_TOKENS ? undefined : tokens;
+function candidateTokens(text: string): string[] | undefined {
+  const tokens: string[] = [];
+  for (const [word] of text.matchAll(WORDS)) {
+    for (const token of tokenize(word)) {
+      if (!VOCABULARY.has(token)) return undefined;
+      if (token !== tokens[tokens.length - 1]) tokens.push(token);
+      if (tokens.length > MAX_TOKENS) return undefined;
+    }
+  }
+  return tokens;
 }
 
 /**
@@ -196,7 +203,7 @@ function boundedTokens(text: string): string[] | undefined {
  * the customer messages they wanted, so anything unsure is left to the normal router.
  */
 export function detectOptChange(text: string): OptChange | undefined {
-  const tokens = boundedTokens(text);
+  const tokens = candidateTokens(text);
   if (tokens === undefined || tokens.length === 0) return undefined;
   for (let start = 0; start <= Math.min(MAX_WRAPPER, tokens.length - 1); start += 1)
     for (let end = tokens.length; end > start && start + tokens.length - end <= MAX_WRAPPER; end -= 1) {
