@@ -110,8 +110,16 @@ const SPELLINGS: Readonly<Record<string, string>> = Object.fromEntries(
 
 const FOLDED_LETTERS: Readonly<Record<string, string>> = { ɗ: "d", ƙ: "k", ɓ: "b", ƴ: "y", ɛ: "e", ɔ: "o" };
 
+const PLAIN_WORD = /^([A-Za-z]+)[.,!?]*$/;
+
 /** Case, width, tone marks, subdots and hooked letters folded; punctuation and emoji gone. */
 function tokenize(text: string): string[] {
+  // Most words are plain ASCII, for which the folding below is only case and repeated letters.
+  const plain = PLAIN_WORD.exec(text)?.[1];
+  if (plain !== undefined) {
+    const word = plain.toLowerCase().replace(/([a-z])\1{2,}/g, "$1");
+    return [SPELLINGS[word] ?? word];
+  }
   const words = text
     .normalize("NFKC")
     .toLowerCase()
