@@ -8,8 +8,9 @@
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/campaigns/opt-out-false-positives.js [--shared DIR]
  *
- * DIR defaults to $SHARPSHARP_SHARED_DATA, else ../shared/data (from the working
- * directory). The data is read where it lies, never copied. Never reads a test
+ * DIR (or $SHARPSHARP_SHARED_DATA) is a folder holding the INJONGO intent, AfriSenti and
+ * Naija UD data sets (not shipped with the project: their licences and the files the table
+ * names are in bench/RESULTS.md). The data is read where it lies, never copied. Never reads a test
  * file of AfriSenti: only the train and dev halves, and INJONGO's training half.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -126,10 +127,15 @@ function scan(shared: string, set: DataSet): SetResult | undefined {
 
 const { values } = parseArgs({
   options: {
-    shared: { type: "string", default: process.env.SHARPSHARP_SHARED_DATA ?? join("..", "shared", "data") },
+    shared: { type: "string" },
   },
 });
-const shared = resolve(values.shared);
+const dataDir = values.shared ?? process.env.SHARPSHARP_SHARED_DATA;
+if (dataDir === undefined) {
+  process.stderr.write("Say where the data sets are: --shared DIR or SHARPSHARP_SHARED_DATA=DIR.\n");
+  process.exit(2);
+}
+const shared = resolve(dataDir);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const count = (flags: readonly Flag[], kind: OptChange["kind"]) =>
   flags.filter((flag) => flag.change.kind === kind).length;
