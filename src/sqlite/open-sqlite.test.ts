@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SqliteUnavailableError } from "./errors.js";
 import { openSqliteDatabase } from "./open-sqlite.js";
+import { batchWritesPerTick } from "./tick-commits.js";
 
 const dirs: string[] = [];
 const freshDir = () => {
@@ -50,6 +51,39 @@ describe("openSqliteDatabase", () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(statSync(join(dir, "sharpsharp.db")).size).toBeGreaterThan(before + 200_000);
     db.close();
+  });
+
+  it("starts the WAL over under steady writes once it passes the catch-up length, where passes a second apart never do", async () => {
+    // Writes in every few milliseconds, each turn of the loop its own commit, as the gateway makes
+    // them under load, for 3 s; then how many frames the WAL holds since it last started over.
+    const framesAfterSteadyWrites = async (catchUpFrames: number) => {
+      const dir = freshDir();
+      const db = openSqliteDatabase({
+        dataDir: dir,
+        checkpointMs: 1000,
+        checkpointCatchUpFrames: catchUpFrames,
+      });
+      const ticks = batchWritesPerTick(db, () => {});
+      db.exec("CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT)");
+      const insert = db.prepare("INSERT INTO t VALUES (?, ?)");
+      let n = 0;
+      const writer = setInterval(() => {
+        for (let i = 0; i < 20; i += 1) insert.run(`${Math.random()}-${n++}`, "x".repeat(200));
+      }, 10);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      clearInterval(writer);
+      await ticks.committed();
+      const [wal] = db.pragma("wal_checkpoint(PASSIVE)") as { log: number }[];
+      expect(db.prepare("SELECT COUNT(*) AS rows FROM t").get()).toEqual({ rows: n });
+      db.close();
+      return wal?.log ?? 0;
+    };
+    const starved = await framesAfterSteadyWrites(Number.MAX_SAFE_INTEGER);
+    const caughtUp = await framesAfterSteadyWrites(512);
+    // Passes a second apart: the WAL holds all 3 s of writes (about 9,500 frames here).
+    expect(starved).toBeGreaterThan(6000);
+    // Caught up: at most the catch-up length and the writes of the second since the last look.
+    expect(caughtUp).toBeLessThan(starved / 2);
   });
 
   it("refuses a second owner of the same file with a message naming the way out", () => {

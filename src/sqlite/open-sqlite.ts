@@ -13,6 +13,8 @@ export interface OpenSqliteOptions {
   readonly fileName?: string;
   /** How often the WAL is checkpointed by a worker thread, ms; default 1,000. */
   readonly checkpointMs?: number;
+  /** A WAL this many frames long is checkpointed pass after pass until it starts over; default 262,144 (256 MiB). */
+  readonly checkpointCatchUpFrames?: number;
   /** Checkpoint errors (logged by the caller); default: ignored. */
   readonly onCheckpointError?: (message: string) => void;
 }
@@ -77,8 +79,8 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     // indexes, and each page not cached is a read syscall on the event loop (p99 at 1,000 webhooks/s:
     // 6.1–8.1 ms against 7.1–10.0 ms, bench/RESULTS.md).
     db.pragma("cache_size = -65536");
-    // The WAL grows through a sustained burst (a PASSIVE checkpoint cannot catch up with steady
-    // writes) and is rewritten from its start once checkpointed; this shrinks the file back then.
+    // The WAL grows through a sustained burst (see startCheckpointer) and is rewritten from its
+    // start once checkpointed; this shrinks the file back then.
     db.pragma("journal_size_limit = 67108864");
     // A write, so a read-only file or a full disk shows now, not on the first webhook.
     db.exec("CREATE TABLE IF NOT EXISTS ss_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
@@ -92,6 +94,9 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
   const onCheckpointError = options.onCheckpointError ?? (() => {});
   const checkpointer = startCheckpointer(path, {
     intervalMs: options.checkpointMs ?? 1000,
+    ...(options.checkpointCatchUpFrames === undefined
+      ? {}
+      : { catchUpFrames: options.checkpointCatchUpFrames }),
     onError: onCheckpointError,
     // Without its thread the WAL would only grow: SQLite's own checkpoints take over (on the event loop).
     onExit: () => {
