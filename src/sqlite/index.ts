@@ -6,5 +6,6 @@ export {
   openSqliteDatabase,
   type SqliteDatabase,
 } from "./open-sqlite.js";
+export { statementPerLimit } from "./statement-per-limit.js";
 export { batchWritesPerTick, type TickCommits } from "./tick-commits.js";
 export { createWalSyncer, type WalSyncer } from "./wal-syncer.js";

@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from "../../sqlite/index.js";
+import { type SqliteDatabase, statementPerLimit } from "../../sqlite/index.js";
 import type { ConversationMode, ConversationStateStore, HistoryEntry } from "../ports.js";
 
 export interface SqliteConversationStateOptions {
@@ -59,7 +59,8 @@ export function createSqliteConversationState(
   const ttlMs = options.ttlMs ?? 7 * 24 * 3_600_000;
   const now = options.now ?? Date.now;
   db.exec(SCHEMA);
-  const recent = db.prepare<[string, number, number], { entry: string }>(
+  const recent = statementPerLimit(
+    db,
     "SELECT entry FROM conversation_history WHERE conversation_key = ? AND expires_at > ? ORDER BY id DESC LIMIT ?",
   );
   const dropExpiredHistory = db.prepare(
@@ -111,7 +112,7 @@ export function createSqliteConversationState(
   return {
     async recent(conversationKey, limit = maxEntries) {
       // Math.max(1, …) as the Redis adapter's LRANGE: a limit below 1 still answers the newest entry.
-      const rows = recent.all(conversationKey, now(), Math.max(1, limit));
+      const rows = recent(Math.max(1, limit)).all(conversationKey, now()) as { entry: string }[];
       return rows.reverse().map((row) => JSON.parse(row.entry) as HistoryEntry);
     },
     async append(conversationKey, entries) {

@@ -3,6 +3,7 @@ import {
   createWalSyncer,
   explainSqliteError,
   type SqliteDatabase,
+  statementPerLimit,
   type WalSyncer,
 } from "../../sqlite/index.js";
 import type { InboundEvent, InboundMessage } from "../../whatsapp/index.js";
@@ -124,7 +125,8 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
     `INSERT INTO queue_inbox (conversation_key, wamid, meta_ts, received_at, payload) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (conversation_key, wamid) DO NOTHING`,
   );
-  const readInbox = db.prepare(
+  const readInbox = statementPerLimit(
+    db,
     "SELECT payload FROM queue_inbox WHERE conversation_key = ? ORDER BY meta_ts, seq LIMIT ?",
   );
   const deleteInbox = db.prepare("DELETE FROM queue_inbox WHERE conversation_key = ? AND wamid = ?");
@@ -276,7 +278,7 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
 
   const inbox: ConversationInbox = {
     async read(conversationKey, limit = 100) {
-      const rows = readInbox.all(conversationKey, limit) as { payload: string }[];
+      const rows = readInbox(limit).all(conversationKey) as { payload: string }[];
       return rows.map((row) => JSON.parse(row.payload) as InboundMessage);
     },
     async complete(conversationKey, wamids) {

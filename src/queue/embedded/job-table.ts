@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from "../../sqlite/index.js";
+import { type SqliteDatabase, statementPerLimit } from "../../sqlite/index.js";
 
 /** A job as the embedded queue keeps it. */
 export interface JobRow {
@@ -37,11 +37,11 @@ export type JobState = "missing" | "pending" | "ended";
  * left to itself the planner picks queue_jobs_next, reads every due row and sorts them, once per
  * free slot, so a backlog of n turns cost O(n log n) per started job and the queue collapsed
  * (18.7% of the embedded process's CPU at 800 messages/s, bench/RESULTS.md). What the index walk
- * skips is waiting rows not due yet that rank first (coalescing windows, retries).
+ * skips is waiting rows not due yet that rank first (coalescing windows, retries). Ids only, from the
+ * index: the running jobs come back too (they stay waiting), and only the ones to start are read whole.
  */
-export const DUE_JOBS_SQL = `SELECT queue, id, data, attempts, max_attempts AS maxAttempts, backoff_ms AS backoffMs
-     FROM queue_jobs INDEXED BY queue_jobs_due WHERE queue = ? AND state = 'waiting' AND run_at <= ?
-     ORDER BY priority, run_at LIMIT ?`;
+export const DUE_JOBS_SQL = `SELECT id FROM queue_jobs INDEXED BY queue_jobs_due
+     WHERE queue = ? AND state = 'waiting' AND run_at <= ? ORDER BY priority, run_at LIMIT ?`;
 
 /**
  * The embedded queue's jobs, in one SQLite table. A job is `waiting` (due at
@@ -91,8 +91,14 @@ export function createJobTable(db: SqliteDatabase) {
        priority = MIN(priority, excluded.priority),
        keep_until = NULL, error = NULL`,
   );
-  const due = db.prepare(DUE_JOBS_SQL);
-  const nextDue = db.prepare(
+  // Limits written out (see statementPerLimit): these two run after every job.
+  const due = statementPerLimit(db, DUE_JOBS_SQL);
+  const selectJob = db.prepare(
+    `SELECT queue, id, data, attempts, max_attempts AS maxAttempts, backoff_ms AS backoffMs
+     FROM queue_jobs WHERE queue = ? AND id = ?`,
+  );
+  const nextDue = statementPerLimit(
+    db,
     "SELECT id, run_at AS at FROM queue_jobs WHERE queue = ? AND state = 'waiting' ORDER BY run_at LIMIT ?",
   );
   const selectRerun = db.prepare("SELECT rerun FROM queue_jobs WHERE queue = ? AND id = ?");
@@ -112,7 +118,8 @@ export function createJobTable(db: SqliteDatabase) {
   const selectData = db.prepare(
     "SELECT data FROM queue_jobs WHERE queue = ? AND id = ? AND state = 'waiting'",
   );
-  const oldestDue = db.prepare(
+  const oldestDue = statementPerLimit(
+    db,
     "SELECT id, run_at AS at FROM queue_jobs WHERE queue = ? AND state = 'waiting' AND run_at <= ? ORDER BY run_at LIMIT ?",
   );
   const promoteStmt = db.prepare(
@@ -173,12 +180,15 @@ export function createJobTable(db: SqliteDatabase) {
     },
     /** Waiting jobs due by `now`, best priority first, skipping `running`. */
     due(queue: string, now: number, limit: number, running: ReadonlySet<string>): JobRow[] {
-      const rows = due.all(queue, now, limit + running.size) as JobRow[];
-      return rows.filter((row) => !running.has(row.id)).slice(0, limit);
+      const ids = due(limit + running.size).all(queue, now) as { id: string }[];
+      return ids
+        .filter((row) => !running.has(row.id))
+        .slice(0, limit)
+        .map((row) => selectJob.get(queue, row.id) as JobRow);
     },
     /** When the next waiting job that is not `running` is due (ms), if any. */
     nextDueAt(queue: string, running: ReadonlySet<string>): number | undefined {
-      const rows = nextDue.all(queue, running.size + 1) as { id: string; at: number }[];
+      const rows = nextDue(running.size + 1).all(queue) as { id: string; at: number }[];
       return rows.find((row) => !running.has(row.id))?.at;
     },
     /** The run succeeded: kept, deleted, or (a keyed job marked to run once more) due again now. */
@@ -230,7 +240,7 @@ export function createJobTable(db: SqliteDatabase) {
     },
     /** When the longest-due waiting job that is not `running` became due (ms), if any is due. */
     oldestDueAt(queue: string, now: number, running: ReadonlySet<string> = new Set()): number | undefined {
-      const rows = oldestDue.all(queue, now, running.size + 1) as { id: string; at: number }[];
+      const rows = oldestDue(running.size + 1).all(queue, now) as { id: string; at: number }[];
       return rows.find((row) => !running.has(row.id))?.at;
     },
     /** A waiting job due later runs now. */
