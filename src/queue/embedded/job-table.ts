@@ -91,7 +91,7 @@ export function createJobTable(db: SqliteDatabase) {
        priority = MIN(priority, excluded.priority),
        keep_until = NULL, error = NULL`,
   );
-  // Limits written out (see statementPerLimit): these two run after every job.
+  // Limits written out (see statementPerLimit): `due` and `nextDue` run after every job.
   const due = statementPerLimit(db, DUE_JOBS_SQL);
   const selectJob = db.prepare(
     `SELECT queue, id, data, attempts, max_attempts AS maxAttempts, backoff_ms AS backoffMs
