@@ -8,7 +8,12 @@ import { describeAdmin, startAdminListener } from "./admin-listener.js";
 import { createRedisBackend } from "./backends/redis.js";
 import { openTracing } from "./open-tracing.js";
 import { createCloseStack, listeningUrl } from "./process-lifecycle.js";
-import { refuseEviction, warnIfVolatile } from "./redis/index.js";
+import {
+  refuseEviction,
+  requireRedisServer,
+  warnIfFailoverLosesWrites,
+  warnIfVolatile,
+} from "./redis/index.js";
 
 export interface RunningIngress {
   readonly url: string;
@@ -40,6 +45,7 @@ export async function startIngress(
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: secretValuesOf(config) });
   const backend = createRedisBackend(config, { logger, role: "ingress" });
   warnIfVolatile(backend.redis, logger);
+  void warnIfFailoverLosesWrites(backend.redis, requireRedisServer(config, "ingress"), logger);
   const opened = createCloseStack(logger);
   const tracing = openTracing(config, options.tracing, "ingress", logger, opened);
   opened.push(() => backend.close());

@@ -221,22 +221,42 @@ export interface SentinelTopology extends Topology {
   /** SENTINEL FAILOVER, resolved once the replica is the master, as Sentinel and itself say. */
   failover(): Promise<number>;
   /**
-   * Resolves once Sentinel has turned the old primary at `port` into a replica. Until then,
-   * clients still connected to it write there, and lose those writes when it resyncs.
+   * Resolves once Sentinel has turned the old primary at `port` into a replica. Until then it is
+   * still a master, and a write it accepted would be lost when it resyncs.
    */
   demoted(port: number): Promise<void>;
 }
 
-/** A primary, its replica, and one sentinel (quorum 1) watching them as `mymaster`. */
+/**
+ * What operations.md asks of a Sentinel deployment for a failover that loses nothing: every data node
+ * refuses writes unless its replica is close behind. Once Sentinel promotes the replica, the old primary
+ * has none and accepts nothing; the new one accepts writes once the old one follows it.
+ */
+export const GUARDED_WRITES = ["--min-replicas-to-write", "1", "--min-replicas-max-lag", "10"];
+/** Replicas that need a full sync get it at once, not after the default 5 s wait for more of them. */
+const PROMPT_SYNC = ["--repl-diskless-sync-delay", "0"];
+
+/** A primary, its replica, and one sentinel (quorum 1) watching them as `mymaster`, writes guarded. */
 export async function startSentinel(): Promise<SentinelTopology> {
   const processes: RedisProcess[] = [];
   try {
-    const primary = await startRedisProcess([]);
+    const primary = await startRedisProcess([...GUARDED_WRITES, ...PROMPT_SYNC]);
     processes.push(primary);
-    const replica = await startRedisProcess(["--replicaof", "127.0.0.1", String(primary.port)]);
+    const replica = await startRedisProcess([
+      ...GUARDED_WRITES,
+      ...PROMPT_SYNC,
+      "--replicaof",
+      "127.0.0.1",
+      String(primary.port),
+    ]);
     processes.push(replica);
+    // A write seen on the replica, not just its link up: after a diskless sync the primary holds its
+    // stream back until the replica's first ACK, yet already counts it towards min-replicas-to-write.
     await until(
-      async () => (await redisCli(replica.port, "info", "replication")).includes("master_link_status:up"),
+      async () => {
+        await redisCli(primary.port, "set", "topology:probe", "1");
+        return (await redisCli(replica.port, "exists", "topology:probe")) === "1";
+      },
       10_000,
       "replica in sync",
     );
@@ -293,7 +313,7 @@ export async function startSentinel(): Promise<SentinelTopology> {
       async demoted(port) {
         await until(
           async () => (await redisCli(port, "info", "replication")).includes("role:slave"),
-          15_000,
+          30_000,
           `the old master ${port} demoted`,
         );
       },

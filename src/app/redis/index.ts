@@ -9,5 +9,6 @@ export {
   connectRedis,
   refuseEviction,
   requireRedisServer,
+  warnIfFailoverLosesWrites,
   warnIfVolatile,
 } from "./redis-connection.js";

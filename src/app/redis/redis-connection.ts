@@ -7,6 +7,7 @@ import {
   primariesOf,
   type RedisClient,
   redisEvictionPolicy,
+  redisGuardsReplicaWrites,
   redisTooOld,
 } from "../../queue/redis/index.js";
 import { StartupError } from "../errors.js";
@@ -46,6 +47,39 @@ export function warnIfVolatile(redis: RedisClient, logger: Logger): void {
   };
   if (redis.status === "ready") run();
   else redis.once("ready", run);
+}
+
+/**
+ * Warns once Redis answers if a failover can lose acknowledged messages: with
+ * Sentinel or a cluster, a primary without `min-replicas-to-write` keeps
+ * accepting writes after its replica was promoted, until it is demoted.
+ */
+export function warnIfFailoverLosesWrites(
+  redis: RedisClient,
+  server: RedisServerConfig,
+  logger: Logger,
+): Promise<void> {
+  if (server.kind !== "sentinel" && server.kind !== "cluster") return Promise.resolve();
+  const check = async () => {
+    const guarded = await Promise.all(primariesOf(redis).map(redisGuardsReplicaWrites));
+    if (!guarded.includes(false)) return;
+    logger.warn(
+      { alert: "redis_failover_may_lose_writes" },
+      "the Redis primary accepts writes with no replica behind it (min-replicas-to-write is 0): after a failover, " +
+        "messages the old primary acknowledges until it is demoted are lost. Set min-replicas-to-write 1 " +
+        "and min-replicas-max-lag 10 on every data node (see docs/operations.md, Sentinel).",
+    );
+  };
+  // Resolves when the check is done, for tests; start-up does not wait for it.
+  return new Promise((resolve) => {
+    const run = () => {
+      check()
+        .catch((error: unknown) => logger.debug({ err: error }, "replica write check failed"))
+        .finally(() => resolve());
+    };
+    if (redis.status === "ready") run();
+    else redis.once("ready", run);
+  });
 }
 
 /** A fail-fast Redis client that logs each distinct connection error once. */

@@ -10,6 +10,7 @@ export {
   MINIMUM_REDIS_VERSION,
   type PersistenceVerdict,
   redisEvictionPolicy,
+  redisGuardsReplicaWrites,
   redisTooOld,
 } from "./persistence-check.js";
 export { duplicatePatient, isCluster, primariesOf, type RedisClient } from "./redis-client.js";

@@ -55,3 +55,17 @@ export async function redisEvictionPolicy(redis: Redis): Promise<string | undefi
     return undefined;
   }
 }
+
+/**
+ * Whether this primary refuses writes when no replica is close behind
+ * (`min-replicas-to-write` with `min-replicas-max-lag`; INFO names
+ * `min_slaves_good_slaves` only then). Without it, a write a demoted primary
+ * accepts after a failover is acknowledged and then thrown away.
+ */
+export async function redisGuardsReplicaWrites(redis: Redis): Promise<boolean | undefined> {
+  try {
+    return /min_slaves_good_slaves:/.test(await redis.info("replication"));
+  } catch {
+    return undefined;
+  }
+}
