@@ -155,6 +155,12 @@ describe("detectOptChange", () => {
     expect(detectOptChange("stop stop stop")?.kind).toBe("opt_out");
   });
 
+  it("folds no word through Object.prototype: constructor and toString are words like any other", () => {
+    for (const text of ["constructor", "toString", "stop constructor", "__proto__ stop", "hasOwnProperty"]) {
+      expect(detectOptChange(text), text).toBeUndefined();
+    }
+  });
+
   it("reads nothing into empty or punctuation-only text", () => {
     for (const text of ["", "   ", "!!!", "🙏", "?"]) expect(detectOptChange(text), text).toBeUndefined();
   });

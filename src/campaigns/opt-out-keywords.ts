@@ -87,8 +87,9 @@ const WRAPPERS: readonly (readonly [string, Language | undefined])[] = (
 const MAX_WRAPPER = 3;
 const MAX_TOKENS = 16;
 
-// SMS and Pidgin spellings folded onto one form, so the phrase lists stay short.
-const SPELLINGS: Readonly<Record<string, string>> = Object.fromEntries(
+// SMS and Pidgin spellings folded onto one form, so the phrase lists stay short. A Map, so that a word
+// such as "constructor" is not looked up on Object.prototype.
+const SPELLINGS: ReadonlyMap<string, string> = new Map(
   [
     "message: messages msg msgs mesage mesages messeges sms",
     "promo: promos promotion promotions promotional advert adverts ads advertisement advertisements",
@@ -104,7 +105,7 @@ const SPELLINGS: Readonly<Record<string, string>> = Object.fromEntries(
     .flatMap((line) => line.split("; "))
     .flatMap((line) => {
       const [to = "", from = ""] = line.split(": ");
-      return from.split(" ").map((word) => [word, to]);
+      return from.split(" ").map((word): [string, string] => [word, to]);
     }),
 );
 
@@ -118,7 +119,7 @@ function tokenize(text: string): string[] {
   const plain = PLAIN_WORD.exec(text)?.[1];
   if (plain !== undefined) {
     const word = plain.toLowerCase().replace(/([a-z])\1{2,}/g, "$1");
-    return [SPELLINGS[word] ?? word];
+    return [SPELLINGS.get(word) ?? word];
   }
   const words = text
     .normalize("NFKC")
@@ -130,7 +131,7 @@ function tokenize(text: string): string[] {
     .replace(/(\p{L})\1{2,}/gu, "$1")
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== "")
-    .map((word) => SPELLINGS[word] ?? word);
+    .map((word) => SPELLINGS.get(word) ?? word);
   // "stop stop stop" is one stop; a repeat never turns a request into an opt-out.
   return words.filter((word, index) => word !== words[index - 1]);
 }
