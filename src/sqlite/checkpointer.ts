@@ -11,7 +11,7 @@ export interface Checkpointer {
  * the thread checkpoints again at once, pass after pass, until one is short enough to see no commit.
  * Not lower: catching up every 8 MiB cost 7% more CPU at 100 messages/s (bench/RESULTS.md).
  */
-const CATCH_UP_FRAMES = 262_144;
+export const CATCH_UP_FRAMES = 262_144;
 
 // Plain CommonJS run by the worker thread: its own connection, a PASSIVE checkpoint on a timer.
 const WORKER_SOURCE = `

@@ -53,6 +53,20 @@ describe("openSqliteDatabase", () => {
     db.close();
   });
 
+  it("cuts the WAL back only past its catch-up length, so a WAL restarted at that length is never cut on the event loop", () => {
+    for (const catchUpFrames of [undefined, 512]) {
+      const db = openSqliteDatabase({
+        dataDir: freshDir(),
+        ...(catchUpFrames === undefined ? {} : { checkpointCatchUpFrames: catchUpFrames }),
+      });
+      const limit = db.pragma("journal_size_limit", { simple: true }) as number;
+      const catchUpBytes = (catchUpFrames ?? 262_144) * (1024 + 24);
+      expect(limit).toBeGreaterThan(catchUpBytes);
+      expect(limit).toBeLessThan(catchUpBytes * 1.5);
+      db.close();
+    }
+  });
+
   it("starts the WAL over under steady writes once it passes the catch-up length, where passes a second apart never do", async () => {
     // Writes in every few milliseconds, each turn of the loop its own commit, as the gateway makes
     // them under load, for 3 s; then how many frames the WAL holds since it last started over.

@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { startCheckpointer } from "./checkpointer.js";
+import { CATCH_UP_FRAMES, startCheckpointer } from "./checkpointer.js";
 import { SqliteUnavailableError } from "./errors.js";
 
 export type SqliteDatabase = Database.Database;
@@ -17,6 +17,12 @@ export interface OpenSqliteOptions {
   readonly checkpointCatchUpFrames?: number;
   /** Checkpoint errors (logged by the caller); default: ignored. */
   readonly onCheckpointError?: (message: string) => void;
+}
+
+/** A quarter more than a WAL of `catchUpFrames` 1 KiB pages (each frame: a 24-byte header and the page). */
+export function walSizeLimitBytes(catchUpFrames: number): number {
+  // Capped where SQLite still reads the number as a 64-bit integer.
+  return Math.min(Math.ceil(catchUpFrames * 1.25) * (1024 + 24), Number.MAX_SAFE_INTEGER);
 }
 
 /** What an SQLite error code means for the person running sharpsharp. */
@@ -79,9 +85,13 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     // indexes, and each page not cached is a read syscall on the event loop (p99 at 1,000 webhooks/s:
     // 6.1–8.1 ms against 7.1–10.0 ms, bench/RESULTS.md).
     db.pragma("cache_size = -65536");
-    // The WAL grows through a sustained burst (see startCheckpointer) and is rewritten from its
-    // start once checkpointed; this shrinks the file back then.
-    db.pragma("journal_size_limit = 67108864");
+    // The WAL is rewritten from its start once checkpointed, and cut back to this size then. The cut
+    // runs in the commit that restarts the WAL, on the event loop: cutting 256 MiB down to 64 MiB
+    // stalled it 72–98 ms every ~20 s at 100 messages/s (bench/RESULTS.md). So the limit sits above
+    // the size at which the checkpointer catches up, and only a WAL that outgrew that is cut.
+    db.pragma(
+      `journal_size_limit = ${walSizeLimitBytes(options.checkpointCatchUpFrames ?? CATCH_UP_FRAMES)}`,
+    );
     // A write, so a read-only file or a full disk shows now, not on the first webhook.
     db.exec("CREATE TABLE IF NOT EXISTS ss_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     db.prepare("INSERT OR REPLACE INTO ss_meta (key, value) VALUES ('opened_at', ?)").run(String(Date.now()));
