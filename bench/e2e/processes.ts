@@ -6,6 +6,26 @@ import { fileURLToPath } from "node:url";
 const bin =
   process.env.BENCH_GATEWAY_BIN ?? fileURLToPath(new URL("../../../bin/sharpsharp.js", import.meta.url));
 
+/**
+ * The last `limit` characters of a stream, kept as chunks and joined only when read: a worker logs a line
+ * per turn, and neither the bench's memory nor its CPU may grow with a long run.
+ */
+class TailBuffer {
+  private readonly chunks: string[] = [];
+  private length = 0;
+  constructor(private readonly limit: number) {}
+  push(chunk: string): void {
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+    while (this.chunks.length > 1 && this.length - (this.chunks[0]?.length ?? 0) >= this.limit) {
+      this.length -= this.chunks.shift()?.length ?? 0;
+    }
+  }
+  text(): string {
+    return this.chunks.join("").slice(-this.limit);
+  }
+}
+
 /** A spawned `sharpsharp <command>` and what it printed. */
 export interface SharpsharpProcess {
   readonly name: string;
@@ -25,31 +45,28 @@ export async function startProcess(
   env: Record<string, string>,
   readyText: string,
 ): Promise<SharpsharpProcess> {
-  let output = "";
+  const output = new TailBuffer(100_000);
   // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway processes (written on exit).
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
   const child = spawn(process.execPath, [...nodeArgs, bin, command], {
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  // Keep the tail only: a worker logs a line per turn, and a long run must not grow the bench's memory.
-  const keep = (chunk: unknown) => {
-    output = (output + String(chunk)).slice(-100_000);
-  };
+  const keep = (chunk: unknown) => output.push(String(chunk));
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
   const until = Date.now() + 15_000;
-  while (!output.includes(readyText)) {
+  while (!output.text().includes(readyText)) {
     if (child.exitCode !== null || Date.now() > until) {
       child.kill("SIGKILL");
-      throw new Error(`${name} did not start: ${output.slice(-2000)}`);
+      throw new Error(`${name} did not start: ${output.text().slice(-2000)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return {
     name,
     child,
-    output: () => output,
+    output: () => output.text(),
     peakRssMiB() {
       try {
         const status = readFileSync(`/proc/${child.pid}/status`, "utf8");

@@ -31,7 +31,9 @@ import { createFakeGraphApi, createFakeStt, mixedWebhook } from "../../src/dev/i
 import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { deletePrefix } from "../e2e/delete-prefix.js";
+import { watchGatewayLoopLag } from "../e2e/gateway-loop-lag.js";
 import { type SharpsharpProcess, startProcess } from "../e2e/processes.js";
+import { median } from "../ingress/compare-summary.js";
 
 const { values } = parseArgs({
   options: {
@@ -80,6 +82,8 @@ interface RunResult {
   /** The bench process's event-loop delay over the run, ms. */
   readonly benchLoopP99: number;
   readonly benchLoopMax: number;
+  /** Each gateway process's own event-loop stalls over the run (max per 5 s window), ms. */
+  readonly gatewayLoopLag: Record<string, { maxMs: number; windowsOver50Ms: number; windows: number }>;
 }
 
 const histogram = () =>
@@ -133,6 +137,7 @@ async function runOnce(
     const cpuAtStart = new Map(processes.map((p) => [p.name, p.cpuSeconds() ?? 0]));
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
+    const gatewayLag = watchGatewayLoopLag(processes);
     const inFlight: Promise<void>[] = [];
     let non200 = 0;
     let n = 0;
@@ -200,6 +205,7 @@ async function runOnce(
     }
     await new Promise((resolve) => setTimeout(resolve, 2000)); // late duplicates would show here
     loop.disable();
+    const gatewayLoopLag = await gatewayLag.stop();
     const peakRssMiB: Record<string, number> = {};
     const cpuSeconds: Record<string, number> = {};
     for (const p of processes) {
@@ -241,6 +247,7 @@ async function runOnce(
       cpuSeconds,
       benchLoopP99: Math.round(loop.percentile(99) / 1e5) / 10,
       benchLoopMax: Math.round(loop.max / 1e5) / 10,
+      gatewayLoopLag,
     };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
@@ -261,17 +268,10 @@ function report(label: string, r: RunResult) {
       `replies ${r.replies}, missing ${r.missing}, doubled ${r.doubled}; text p50 ${r.textP50} ms p99 ${r.textP99} ms; ` +
       `voice p50 ${r.voiceP50} ms p99 ${r.voiceP99} ms; transcriptions ${r.transcriptions}; ` +
       `peak RSS MiB ${JSON.stringify(r.peakRssMiB)}; CPU s ${JSON.stringify(r.cpuSeconds)}; ` +
-      `bench event loop p99 ${r.benchLoopP99} ms max ${r.benchLoopMax} ms\n${JSON.stringify({ label, ...r })}\n`,
+      `bench event loop p99 ${r.benchLoopP99} ms max ${r.benchLoopMax} ms; ` +
+      `gateway event-loop stalls (worst 5 s window, windows over 50 ms) ${JSON.stringify(r.gatewayLoopLag)}\n${JSON.stringify({ label, ...r })}\n`,
   );
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 const modes =
   values.mode === "both" ? (["embedded", "redis"] as const) : ([values.mode] as ["embedded" | "redis"]);

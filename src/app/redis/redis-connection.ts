@@ -19,6 +19,28 @@ function worstVerdict(verdicts: readonly PersistenceVerdict[]): PersistenceVerdi
   return verdicts.includes("unknown") || verdicts.length === 0 ? "unknown" : "persistent";
 }
 
+/**
+ * Runs a start-up check once Redis answers (start-up does not wait for Redis);
+ * a check that fails is logged at debug and never stops the process. Resolves
+ * when the check is done, for tests.
+ */
+function onceReady(
+  redis: RedisClient,
+  check: () => Promise<void>,
+  logger: Logger,
+  onError: string,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const run = () => {
+      check()
+        .catch((error: unknown) => logger.debug({ err: error }, onError))
+        .finally(() => resolve());
+    };
+    if (redis.status === "ready") run();
+    else redis.once("ready", run);
+  });
+}
+
 /** Warns once Redis answers if it keeps nothing on disk or is too old (each primary of a cluster). */
 export function warnIfVolatile(redis: RedisClient, logger: Logger): void {
   const check = async () => {
@@ -42,11 +64,7 @@ export function warnIfVolatile(redis: RedisClient, logger: Logger): void {
       );
     }
   };
-  const run = () => {
-    check().catch((error: unknown) => logger.debug({ err: error }, "persistence check failed"));
-  };
-  if (redis.status === "ready") run();
-  else redis.once("ready", run);
+  void onceReady(redis, check, logger, "persistence check failed");
 }
 
 /**
@@ -70,16 +88,7 @@ export function warnIfFailoverLosesWrites(
         "and min-replicas-max-lag 10 on every data node (see docs/operations.md, Sentinel).",
     );
   };
-  // Resolves when the check is done, for tests; start-up does not wait for it.
-  return new Promise((resolve) => {
-    const run = () => {
-      check()
-        .catch((error: unknown) => logger.debug({ err: error }, "replica write check failed"))
-        .finally(() => resolve());
-    };
-    if (redis.status === "ready") run();
-    else redis.once("ready", run);
-  });
+  return onceReady(redis, check, logger, "replica write check failed");
 }
 
 /** A fail-fast Redis client that logs each distinct connection error once. */
