@@ -10,7 +10,7 @@ const bin =
  * The last `limit` characters of a stream, kept as chunks and joined only when read: a worker logs a line
  * per turn, and neither the bench's memory nor its CPU may grow with a long run.
  */
-class TailBuffer {
+export class TailBuffer {
   private readonly chunks: string[] = [];
   private length = 0;
   constructor(private readonly limit: number) {}
