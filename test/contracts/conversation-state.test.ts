@@ -48,4 +48,27 @@ describe("sqlite", () => {
     now += 1;
     expect(state.sweepExpired()).toBe(4);
   });
+
+  it("sweeps a conversation's history only once its newest entry expired, never a live one's older entries", async () => {
+    let now = 1_000_000;
+    const state = createSqliteConversationState({ db: backend.open(), ttlMs: 1000, now: () => now });
+    const text = (at: number, from: "customer" | "bot" = "customer") => ({
+      at,
+      from,
+      type: "text" as const,
+      text: `m${at}`,
+    });
+    await state.append("live", [text(1), text(2, "bot")]);
+    await state.append("gone", [text(1)]);
+    now += 900;
+    await state.append("live", [text(3)]);
+    // Past the first entries' own expiry: "live" was written to since, "gone" was not.
+    now += 100;
+    expect(state.sweepExpired()).toBe(1);
+    expect((await state.recent("live")).map((entry) => entry.text)).toEqual(["m1", "m2", "m3"]);
+    expect(await state.recent("gone")).toEqual([]);
+    now += 900;
+    expect(state.sweepExpired()).toBe(3);
+    expect(await state.recent("live")).toEqual([]);
+  });
 });

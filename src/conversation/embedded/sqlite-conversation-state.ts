@@ -24,7 +24,9 @@ export interface SqliteConversationStateStore extends ConversationStateStore {
   sweepExpired(): number;
 }
 
-// History rows share their conversation's expiry (renewed on every append), as the Redis list does.
+// A conversation's history lives while its newest row does (each row expires ttlMs after it was
+// appended), as the Redis list lives ttlMs after its last append. Older rows keep the expiry they were
+// written with: renewing every row on each append rewrote up to maxEntries rows and index entries per turn.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS conversation_history (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -59,21 +61,21 @@ export function createSqliteConversationState(
   const ttlMs = options.ttlMs ?? 7 * 24 * 3_600_000;
   const now = options.now ?? Date.now;
   db.exec(SCHEMA);
+  const NEWEST_EXPIRY =
+    "(SELECT expires_at FROM conversation_history WHERE conversation_key = @key ORDER BY id DESC LIMIT 1)";
   const recent = statementPerLimit(
     db,
-    "SELECT entry FROM conversation_history WHERE conversation_key = ? AND expires_at > ? ORDER BY id DESC LIMIT ?",
+    `SELECT entry FROM conversation_history WHERE conversation_key = @key AND ${NEWEST_EXPIRY} > @now
+     ORDER BY id DESC LIMIT ?`,
   );
   const dropExpiredHistory = db.prepare(
-    "DELETE FROM conversation_history WHERE conversation_key = ? AND expires_at <= ?",
+    `DELETE FROM conversation_history WHERE conversation_key = @key AND ${NEWEST_EXPIRY} <= @now`,
   );
   const insertEntry = db.prepare(
     "INSERT INTO conversation_history (conversation_key, entry, expires_at) VALUES (?, ?, ?)",
   );
   const trim = db.prepare(`DELETE FROM conversation_history WHERE conversation_key = @key AND id NOT IN
     (SELECT id FROM conversation_history WHERE conversation_key = @key ORDER BY id DESC LIMIT @keep)`);
-  const renewHistory = db.prepare(
-    "UPDATE conversation_history SET expires_at = ? WHERE conversation_key = ?",
-  );
   // Like PEXPIRE on the state hash: renews a live state, creates none.
   const renewState = db.prepare(
     "UPDATE conversation_state SET expires_at = @expiresAt WHERE conversation_key = @key AND expires_at > @now",
@@ -90,16 +92,18 @@ export function createSqliteConversationState(
     db.prepare(`INSERT INTO conversation_state (conversation_key, priority_until, expires_at)
     VALUES (?, ?, ?) ON CONFLICT (conversation_key) DO UPDATE SET priority_until = excluded.priority_until,
     expires_at = excluded.expires_at`);
-  const sweepHistory = db.prepare("DELETE FROM conversation_history WHERE expires_at <= ?");
+  // Rows past their own expiry whose conversation has no live row: a live one's older rows stay.
+  const sweepHistory = db.prepare(`DELETE FROM conversation_history WHERE expires_at <= @now AND NOT EXISTS
+    (SELECT 1 FROM conversation_history AS newer WHERE newer.conversation_key = conversation_history.conversation_key
+     AND newer.expires_at > @now)`);
   const sweepState = db.prepare("DELETE FROM conversation_state WHERE expires_at <= ?");
 
   const append = db.transaction((key: string, entries: readonly HistoryEntry[]) => {
     const at = now();
     const expiresAt = at + ttlMs;
-    dropExpiredHistory.run(key, at);
+    dropExpiredHistory.run({ key, now: at });
     for (const entry of entries) insertEntry.run(key, JSON.stringify(entry), expiresAt);
     trim.run({ key, keep: maxEntries });
-    renewHistory.run(expiresAt, key);
     renewState.run({ expiresAt, key, now: at });
   });
   const writeState = db.transaction((statement: typeof upsertMode, key: string, value: string | number) => {
@@ -112,7 +116,9 @@ export function createSqliteConversationState(
   return {
     async recent(conversationKey, limit = maxEntries) {
       // Math.max(1, …) as the Redis adapter's LRANGE: a limit below 1 still answers the newest entry.
-      const rows = recent(Math.max(1, limit)).all(conversationKey, now()) as { entry: string }[];
+      const rows = recent(Math.max(1, limit)).all({ key: conversationKey, now: now() }) as {
+        entry: string;
+      }[];
       return rows.reverse().map((row) => JSON.parse(row.entry) as HistoryEntry);
     },
     async append(conversationKey, entries) {
@@ -135,7 +141,7 @@ export function createSqliteConversationState(
     },
     sweepExpired() {
       const at = now();
-      return sweepHistory.run(at).changes + sweepState.run(at).changes;
+      return sweepHistory.run({ now: at }).changes + sweepState.run(at).changes;
     },
   };
 }
