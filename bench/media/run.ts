@@ -79,11 +79,26 @@ interface RunResult {
   readonly peakRssMiB: Record<string, number>;
   /** CPU used by each gateway process over the run, s. */
   readonly cpuSeconds: Record<string, number>;
+  /** CPU used by the bench process itself (load, fake Graph API, fake speech server), s. */
+  readonly benchCpuSeconds: number;
+  /** The machine's idle share over the run, % of all cores. */
+  readonly machineIdlePercent: number;
   /** The bench process's event-loop delay over the run, ms. */
   readonly benchLoopP99: number;
   readonly benchLoopMax: number;
   /** Each gateway process's own event-loop stalls over the run (max per 5 s window), ms. */
   readonly gatewayLoopLag: Record<string, { maxMs: number; windowsOver50Ms: number; windows: number }>;
+}
+
+/** The machine's CPU time so far, all cores, in clock ticks (the first line of /proc/stat). */
+function machineCpuTicks(): { idle: number; total: number } {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  // idle and iowait are the 4th and 5th fields.
+  return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.reduce((sum, n) => sum + n, 0) };
 }
 
 const histogram = () =>
@@ -135,6 +150,8 @@ async function runOnce(
     const pool = new Pool(`http://127.0.0.1:${values.port}`, { connections: 64, pipelining: 1 });
     const sent = new Map<string, Sent>();
     const cpuAtStart = new Map(processes.map((p) => [p.name, p.cpuSeconds() ?? 0]));
+    const benchCpuAtStart = process.cpuUsage();
+    const machineAtStart = machineCpuTicks();
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     const gatewayLag = watchGatewayLoopLag(processes);
@@ -206,6 +223,10 @@ async function runOnce(
     await new Promise((resolve) => setTimeout(resolve, 2000)); // late duplicates would show here
     loop.disable();
     const gatewayLoopLag = await gatewayLag.stop();
+    const benchCpu = process.cpuUsage(benchCpuAtStart);
+    const machine = machineCpuTicks();
+    const machineIdlePercent =
+      Math.round(((machine.idle - machineAtStart.idle) / (machine.total - machineAtStart.total)) * 1000) / 10;
     const peakRssMiB: Record<string, number> = {};
     const cpuSeconds: Record<string, number> = {};
     for (const p of processes) {
@@ -245,6 +266,8 @@ async function runOnce(
       transcriptions: stt.requests().length,
       peakRssMiB,
       cpuSeconds,
+      benchCpuSeconds: Math.round((benchCpu.user + benchCpu.system) / 1e5) / 10,
+      machineIdlePercent,
       benchLoopP99: Math.round(loop.percentile(99) / 1e5) / 10,
       benchLoopMax: Math.round(loop.max / 1e5) / 10,
       gatewayLoopLag,
@@ -268,7 +291,7 @@ function report(label: string, r: RunResult) {
       `replies ${r.replies}, missing ${r.missing}, doubled ${r.doubled}; text p50 ${r.textP50} ms p99 ${r.textP99} ms; ` +
       `voice p50 ${r.voiceP50} ms p99 ${r.voiceP99} ms; transcriptions ${r.transcriptions}; ` +
       `peak RSS MiB ${JSON.stringify(r.peakRssMiB)}; CPU s ${JSON.stringify(r.cpuSeconds)}; ` +
-      `bench event loop p99 ${r.benchLoopP99} ms max ${r.benchLoopMax} ms; ` +
+      `bench CPU ${r.benchCpuSeconds} s; machine idle ${r.machineIdlePercent}%; bench event loop p99 ${r.benchLoopP99} ms max ${r.benchLoopMax} ms; ` +
       `gateway event-loop stalls (worst 5 s window, windows over 50 ms) ${JSON.stringify(r.gatewayLoopLag)}\n${JSON.stringify({ label, ...r })}\n`,
   );
 }

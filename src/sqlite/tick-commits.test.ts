@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 /** The database batched per tick, and a second connection that sees only what is committed. */
-function setUp(): {
+function setUp(options: { unawaitedCommitMs?: number } = {}): {
   db: SqliteDatabase;
   commits: TickCommits;
   errors: unknown[];
@@ -25,7 +25,7 @@ function setUp(): {
   const db = openSqliteDatabase({ dataDir: dir });
   opened.push(db);
   const errors: unknown[] = [];
-  const commits = batchWritesPerTick(db, (error) => errors.push(error));
+  const commits = batchWritesPerTick(db, (error) => errors.push(error), options);
   db.exec("CREATE TABLE t (n INTEGER PRIMARY KEY)");
   const reader = new Database(join(dir, "sharpsharp.db"), { readonly: true });
   opened.push(reader);
@@ -77,6 +77,46 @@ describe("batchWritesPerTick", () => {
     expect(committedRows()).toEqual([]);
     db.close();
     expect(committedRows()).toEqual([7]);
+  });
+
+  it("keeps writes that nothing waits for open a few milliseconds, to share the next commit waited for", async () => {
+    const { db, commits, committedRows } = setUp({ unawaitedCommitMs: 10_000 });
+    const insert = db.prepare("INSERT INTO t (n) VALUES (?)");
+    insert.run(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(committedRows()).toEqual([]);
+    insert.run(2);
+    await commits.committed();
+    // One commit for both: the earlier write is never left behind the one waited for.
+    expect(committedRows()).toEqual([1, 2]);
+  });
+
+  it("commits writes that nothing waits for within unawaitedCommitMs", async () => {
+    const { db, committedRows } = setUp({ unawaitedCommitMs: 20 });
+    db.prepare("INSERT INTO t (n) VALUES (?)").run(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(committedRows()).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(committedRows()).toEqual([1]);
+  });
+
+  it("with unawaitedCommitMs 0, commits every write at the end of its turn of the event loop", async () => {
+    const { db, committedRows } = setUp({ unawaitedCommitMs: 0 });
+    db.prepare("INSERT INTO t (n) VALUES (?)").run(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(committedRows()).toEqual([1]);
+  });
+
+  it("commits the open writes with a flush (commitNow), and a later batch gets its own timer", async () => {
+    const { db, commits, committedRows } = setUp({ unawaitedCommitMs: 20 });
+    const insert = db.prepare("INSERT INTO t (n) VALUES (?)");
+    insert.run(1);
+    commits.commitNow();
+    expect(committedRows()).toEqual([1]);
+    insert.run(2);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(committedRows()).toEqual([1, 2]);
   });
 
   it("answers committed() at once when nothing is pending, and leaves reads out of the batch", async () => {

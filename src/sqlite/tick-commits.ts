@@ -18,32 +18,51 @@ type Transaction = ((...args: unknown[]) => unknown) & {
 };
 
 /**
+ * How long writes that nothing waits for may stay open to share a later commit, ms. About a quarter
+ * of the commits at 100 messages/s had no waiter (message-log rows, history, conversation state), and
+ * each cost as much as one that had (bench/RESULTS.md).
+ */
+export const UNAWAITED_COMMIT_MS = 4;
+
+/**
  * Makes every write on `db` made in one turn of the event loop one
  * transaction, committed by a setImmediate at its end: a commit costs
  * ~200 µs here (each touched page written to the WAL, locks), a write in an
  * open transaction ~20 µs, and a turn, its send and the message log made
  * about fifteen commits per message (the embedded knee was below 800
- * messages/s, bench/RESULTS.md).
+ * messages/s, bench/RESULTS.md). Writes that nothing waits for in their
+ * turn of the loop stay open up to `unawaitedCommitMs` longer, so they
+ * join the next commit someone waits for instead of paying for their own.
  *
- * What changes for a crash: a kill -9 loses the writes of the turn of the
- * loop it hits, as if it had come a moment earlier, and the file always
- * holds a prefix of the writes (one connection, committed in order). Work
- * that acts outside the process on a write first awaits `committed()` (a
- * send marked started, a journaled step) or calls `commitNow()` (the WAL
- * flush before a webhook is acknowledged), so nothing acted on is lost.
+ * What changes for a crash: a kill -9 loses the writes of the last turn of
+ * the loop, or of the last few milliseconds that nothing waited for, as if
+ * it had come a moment earlier, and the file always holds a prefix of the
+ * writes (one connection, committed in order). Work that acts outside the
+ * process on a write first awaits `committed()` (a send marked started, a
+ * journaled step) or calls `commitNow()` (the WAL flush before a webhook is
+ * acknowledged), which commits every earlier write with it, so nothing
+ * acted on is lost.
  *
  * Installs itself by wrapping `db.prepare` (statements that write) and
  * `db.transaction` (each becomes a savepoint of the open transaction), so
  * call it before any statement is prepared. A failed commit rolls the batch
  * back, rejects its waiters and is reported to `onError`.
  */
-export function batchWritesPerTick(db: SqliteDatabase, onError: (error: unknown) => void): TickCommits {
+export function batchWritesPerTick(
+  db: SqliteDatabase,
+  onError: (error: unknown) => void,
+  options: { readonly unawaitedCommitMs?: number } = {},
+): TickCommits {
+  const unawaitedCommitMs = options.unawaitedCommitMs ?? UNAWAITED_COMMIT_MS;
   let open = false;
-  let scheduled = false;
+  let atEndOfTick = false;
+  let later: NodeJS.Timeout | undefined;
   let waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
 
   // Commits the batch; throws (after rolling it back) when it cannot be committed.
   const commitNow = () => {
+    clearTimeout(later);
+    later = undefined;
     const batch = waiters;
     waiters = [];
     if (!open) {
@@ -66,28 +85,31 @@ export function batchWritesPerTick(db: SqliteDatabase, onError: (error: unknown)
     }
     for (const waiter of batch) waiter.resolve();
   };
-  const commitAtEndOfTick = () => {
-    scheduled = false;
+  const commitScheduled = () => {
+    atEndOfTick = false;
     try {
       commitNow();
     } catch (error) {
       onError(error);
     }
   };
+  const commitAtEndOfTick = () => {
+    if (atEndOfTick) return;
+    atEndOfTick = true;
+    setImmediate(commitScheduled);
+  };
   const begin = () => {
     if (open) {
       if (db.inTransaction) return;
-      // SQLite rolled the batch back (see commitNow): its waiters learn it at the end of the tick.
-      commitAtEndOfTick();
+      // SQLite rolled the batch back (see commitNow): its waiters learn it at once.
+      commitScheduled();
     }
     // Inside a transaction of the caller's own (the body of a db.transaction): it is the batch already.
     if (db.inTransaction) return;
     db.exec("BEGIN");
     open = true;
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(commitAtEndOfTick);
-    }
+    if (unawaitedCommitMs <= 0) commitAtEndOfTick();
+    else if (later === undefined && !atEndOfTick) later = setTimeout(commitScheduled, unawaitedCommitMs);
   };
 
   const prepare = db.prepare.bind(db) as (source: string) => ReturnType<SqliteDatabase["prepare"]>;
@@ -124,13 +146,14 @@ export function batchWritesPerTick(db: SqliteDatabase, onError: (error: unknown)
 
   const close = db.close.bind(db);
   db.close = () => {
-    if (db.open) commitAtEndOfTick();
+    if (db.open) commitScheduled();
     return close();
   };
 
   return {
     committed() {
       if (!open) return Promise.resolve();
+      commitAtEndOfTick();
       return new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
     },
     commitNow,
