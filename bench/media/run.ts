@@ -8,13 +8,16 @@
  * With --rounds N the pair is run N times, the order swapped every round (text only first, then mixed
  * first) so that drift over the session (a warmer page cache, a fuller Redis) favours neither side; the
  * verdict compares the medians of the rounds' p99s.
+ * With --control each round also runs the mixed schedule with every voice note replaced by a text
+ * message (its transcript, from a customer of its own): the same added load without media work, so a
+ * rise in text p99 can be told apart as media's or as load's.
  * Prints per run: replies expected and received, missing, doubled, text and voice latency p50/p99
  * (webhook sent → the reply accepted by the fake Graph API), transcriptions, peak memory and CPU per
  * process, and the bench process's own event-loop delay (p99, max): the replies are timestamped by the
  * fake in this process, so a stall here would show as gateway latency.
  *
  *   node dist/bench/media/run.js [--mode embedded|redis|both] [--duration 300] [--baseline <duration>]
- *     [--rounds 1] [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
+ *     [--rounds 1] [--control] [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
  *
  * Needs `npm run build`; Redis at --redis (default redis://127.0.0.1:6379) for --mode redis.
  */
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     // The text-only run's length; default the mixed run's, since a longer window has a longer tail.
     baseline: { type: "string" },
     rounds: { type: "string", default: "1" },
+    control: { type: "boolean", default: false },
     "text-rate": { type: "string", default: "100" },
     "voice-per-minute": { type: "string", default: "200" },
     "stt-latency": { type: "string", default: "1000,2000" },
@@ -108,6 +112,7 @@ async function runOnce(
   mode: "embedded" | "redis",
   seconds: number,
   voicePerMinute: number,
+  voiceAsText = false,
 ): Promise<RunResult> {
   const prefix = `bench-media-${randomBytes(3).toString("hex")}`;
   const logger = createLogger({ level: "silent" });
@@ -164,7 +169,9 @@ async function runOnce(
       const wamid = `wamid.media.${prefix}.${n}`;
       const timestamp = Math.floor(Date.now() / 1000);
       let body: Buffer;
-      if (kind === "voice") {
+      if (kind === "voice" && voiceAsText) {
+        body = mixedWebhook([{ wamid, from: customer, timestamp, text: TRANSCRIPT }]);
+      } else if (kind === "voice") {
         const mediaId = `${prefix}-${n}`;
         graph.addMedia(mediaId, { bytes: VOICE, mimeType: "audio/ogg; codecs=opus" });
         body = mixedWebhook([
@@ -302,18 +309,27 @@ const rounds = Math.max(1, Number(values.rounds));
 for (const mode of modes) {
   const textOnly: number[] = [];
   const mixed: number[] = [];
+  const control: number[] = [];
+  const kinds = values.control
+    ? (["text only", "with voice notes", "voice notes sent as text"] as const)
+    : (["text only", "with voice notes"] as const);
   for (let round = 1; round <= rounds; round += 1) {
-    const order =
-      round % 2 === 1
-        ? (["text only", "with voice notes"] as const)
-        : (["with voice notes", "text only"] as const);
+    const order = round % 2 === 1 ? [...kinds] : [...kinds].reverse();
     for (const label of order) {
+      const voicePerMinute = Number(values["voice-per-minute"]);
       const result =
         label === "text only"
           ? await runOnce(mode, Number(values.baseline ?? values.duration), 0)
-          : await runOnce(mode, Number(values.duration), Number(values["voice-per-minute"]));
+          : await runOnce(
+              mode,
+              Number(values.duration),
+              voicePerMinute,
+              label === "voice notes sent as text",
+            );
       report(rounds === 1 ? label : `${label}, round ${round}`, result);
-      (label === "text only" ? textOnly : mixed).push(result.textP99);
+      (label === "text only" ? textOnly : label === "with voice notes" ? mixed : control).push(
+        result.textP99,
+      );
     }
   }
   const before = median(textOnly);
@@ -323,4 +339,10 @@ for (const mode of modes) {
     `${mode}: text p99 ${before} → ${after} ms (${(change * 100).toFixed(0)}%)` +
       `${rounds === 1 ? "" : `, medians of ${rounds} rounds (text only ${textOnly.join(", ")}; with voice notes ${mixed.join(", ")})`}\n`,
   );
+  if (control.length > 0) {
+    const same = median(control);
+    process.stdout.write(
+      `${mode}: control, the voice notes sent as text: text p99 ${before} → ${same} ms (${before === 0 ? 0 : (((same - before) / before) * 100).toFixed(0)}%; ${control.join(", ")})\n`,
+    );
+  }
 }

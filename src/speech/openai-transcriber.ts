@@ -115,7 +115,7 @@ function transcribeWith(
 
 /**
  * The transcription port over OpenAI-compatible `POST {baseUrl}/audio/transcriptions`
- * (multipart: file, model, language, response_format), on Node's fetch.
+ * (multipart: file, model, language, response_format), over HTTP (undici).
  * Each provider call has `timeoutMs`; a retryable failure of the primary is
  * answered by the fallback with its own model; non-retryable ones (400, 401,
  * 413…) are thrown as they are. No key appears in an error.

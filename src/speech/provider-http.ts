@@ -1,3 +1,4 @@
+import { request } from "undici";
 import { SpeechError, type SpeechProviderRole, speechErrorCatalog } from "./errors.js";
 
 /** One POST to an OpenAI-compatible audio endpoint. */
@@ -10,7 +11,7 @@ export interface ProviderCall {
   /** Appended to the base URL, e.g. `/audio/transcriptions`. */
   readonly path: string;
   readonly apiKey: string | undefined;
-  /** Multipart (fetch sets its content type and boundary) or JSON. */
+  /** Multipart (encoded with its boundary as the content type) or JSON. */
   readonly body: FormData | { readonly json: unknown };
   /** The whole exchange, answer body included, ms. */
   readonly timeoutMs: number;
@@ -66,27 +67,40 @@ function providerSays(body: Buffer): string {
   return text.replace(/\s+/g, " ");
 }
 
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
-  const declared = Number(response.headers.get("content-length"));
+type Answer = Awaited<ReturnType<typeof request>>;
+
+async function readCapped(response: Answer, maxBytes: number): Promise<Buffer | undefined> {
+  const declared = Number(response.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
+    await response.body.dump().catch(() => undefined);
     return undefined;
   }
-  if (response.body === null) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of response.body) {
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > maxBytes) {
-      await response.body.cancel().catch(() => undefined);
+      response.body.destroy();
       return undefined;
     }
-    chunks.push(Buffer.from(chunk));
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
 
+/**
+ * A form as one buffer, in the multipart encoding fetch would send: written to the socket at once,
+ * where streaming the form wrote each boundary and part separately (several system calls a voice note).
+ */
+async function encodeForm(form: FormData): Promise<{ contentType: string; bytes: Buffer }> {
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get("content-type") ?? "multipart/form-data";
+  return { contentType, bytes: Buffer.from(await encoded.arrayBuffer()) };
+}
+
 function networkDetail(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && !code.startsWith("UND_ERR_")) return code;
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   if (typeof cause?.code === "string") return cause.code;
   if (typeof cause?.message === "string") return cause.message;
@@ -94,7 +108,7 @@ function networkDetail(error: unknown): string {
 }
 
 /**
- * POSTs to the provider on Node's fetch and resolves with a 2xx answer;
+ * POSTs to the provider (undici's request, lighter than fetch) and resolves with a 2xx answer;
  * anything else becomes a SpeechError: the caller's abort (`aborted`), the
  * timeout, a network failure, 408/429/5xx (`unavailable`, retryable), other
  * statuses (`refused`), an answer over `maxBytes` (`unexpectedResponse`).
@@ -108,9 +122,12 @@ export async function callProvider(call: ProviderCall, signal?: AbortSignal): Pr
   const url = `${call.baseUrl.replace(/\/+$/, "")}${call.path}`;
   const headers: Record<string, string> = { accept: "application/json, audio/*;q=0.9, */*;q=0.5" };
   if (call.apiKey !== undefined) headers.authorization = `Bearer ${call.apiKey}`;
-  let body: FormData | string;
-  if (call.body instanceof FormData) body = call.body;
-  else {
+  let body: Buffer | string;
+  if (call.body instanceof FormData) {
+    const form = await encodeForm(call.body);
+    headers["content-type"] = form.contentType;
+    body = form.bytes;
+  } else {
     headers["content-type"] = "application/json";
     body = JSON.stringify(call.body.json);
   }
@@ -131,25 +148,26 @@ export async function callProvider(call: ProviderCall, signal?: AbortSignal): Pr
     );
   };
   try {
-    const response = await fetch(url, { method: "POST", headers, body, signal: both });
+    const response = await request(url, { method: "POST", headers, body, signal: both });
     const answer = await readCapped(response, call.maxBytes);
     if (answer === undefined) {
       throw new SpeechError(
         speechErrorCatalog.unexpectedResponse.code,
         `${where}: the answer is larger than ${call.maxBytes} bytes`,
-        { retryable: true, status: response.status },
+        { retryable: true, status: response.statusCode },
       );
     }
-    if (response.status < 200 || response.status > 299) {
-      const retryable = isRetryableStatus(response.status);
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      const retryable = isRetryableStatus(response.statusCode);
       const said = redactKey(providerSays(answer), call.apiKey);
       throw new SpeechError(
         retryable ? speechErrorCatalog.unavailable.code : speechErrorCatalog.refused.code,
-        `${where}: HTTP ${response.status}${said === "" ? "" : `: ${said}`}`,
-        { retryable, status: response.status },
+        `${where}: HTTP ${response.statusCode}${said === "" ? "" : `: ${said}`}`,
+        { retryable, status: response.statusCode },
       );
     }
-    return { contentType: (response.headers.get("content-type") ?? "").toLowerCase(), body: answer };
+    const contentType = response.headers["content-type"];
+    return { contentType: (typeof contentType === "string" ? contentType : "").toLowerCase(), body: answer };
   } catch (error) {
     throw failed(error);
   }
