@@ -120,7 +120,10 @@ export async function callProvider(call: ProviderCall, signal?: AbortSignal): Pr
   const timeout = AbortSignal.timeout(call.timeoutMs);
   const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
   const url = `${call.baseUrl.replace(/\/+$/, "")}${call.path}`;
-  const headers: Record<string, string> = { accept: "application/json, audio/*;q=0.9, */*;q=0.5" };
+  const headers: Record<string, string> = {
+    accept: "application/json, audio/*;q=0.9, */*;q=0.5",
+    "user-agent": "sharpsharp",
+  };
   if (call.apiKey !== undefined) headers.authorization = `Bearer ${call.apiKey}`;
   let body: Buffer | string;
   if (call.body instanceof FormData) {
@@ -148,7 +151,18 @@ export async function callProvider(call: ProviderCall, signal?: AbortSignal): Pr
     );
   };
   try {
-    const response = await request(url, { method: "POST", headers, body, signal: both });
+    // undici acts on an abort only once connected (or at its own 10 s connect timeout): the race keeps
+    // the timeout and the caller's abort prompt against a host that does not answer the connect.
+    const abandoned = new Promise<never>((_, reject) => {
+      if (both.aborted) reject(both.reason);
+      else both.addEventListener("abort", () => reject(both.reason), { once: true });
+    });
+    abandoned.catch(() => {});
+    // A proxy's 307/308 (http to https) is followed, as fetch did; the body is one buffer, so it can be sent again.
+    const response = await Promise.race([
+      request(url, { method: "POST", headers, body, signal: both, maxRedirections: 2 }),
+      abandoned,
+    ]);
     const answer = await readCapped(response, call.maxBytes);
     if (answer === undefined) {
       throw new SpeechError(
@@ -166,8 +180,9 @@ export async function callProvider(call: ProviderCall, signal?: AbortSignal): Pr
         { retryable, status: response.statusCode },
       );
     }
-    const contentType = response.headers["content-type"];
-    return { contentType: (typeof contentType === "string" ? contentType : "").toLowerCase(), body: answer };
+    const typed = response.headers["content-type"];
+    const contentType = (Array.isArray(typed) ? typed[0] : typed) ?? "";
+    return { contentType: contentType.toLowerCase(), body: answer };
   } catch (error) {
     throw failed(error);
   }

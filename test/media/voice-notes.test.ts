@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { detectOpusEncoder } from "../../src/speech/index.js";
 import { eventually } from "../support/eventually.js";
 import { trackFakeStts, VOICE_NOTES } from "../support/fake-stt.js";
 import { startMediaGateway, text, voice } from "../support/media-gateway.js";
@@ -113,7 +114,12 @@ describe("voice notes in a turn (embedded)", () => {
     expect(gateway.responder.turns).toHaveLength(0);
   });
 
-  it("answers a voice note in kind when the tenant asks: the text, then the same as a voice note", async () => {
+  it("answers a voice note in kind when the tenant asks: the text, then the same as a voice note", async (context) => {
+    // The fake says replies as WAV: the voice note needs ffmpeg or opusenc (CI installs opus-tools).
+    if ((await detectOpusEncoder()) === undefined) {
+      if (process.env.CI !== undefined) throw new Error("CI is set but no Opus encoder is installed");
+      context.skip();
+    }
     const stt = await startStt({ transcripts });
     const gateway = await start(
       { STT_BASE_URL: `${stt.url}/v1`, TTS_BASE_URL: `${stt.url}/v1` },
