@@ -20,7 +20,7 @@ server.listen({ port: 0, host: "127.0.0.1", backlog: 1 }, () => {
 `;
 
 const fake = trackFakeStts(afterEach);
-const cleanups: (() => Promise<unknown> | void)[] = [];
+const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
