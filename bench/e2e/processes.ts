@@ -44,11 +44,20 @@ export async function startProcess(
   command: string,
   env: Record<string, string>,
   readyText: string,
+  options: {
+    /** After the command, e.g. a fake's flags. */
+    readonly args?: readonly string[];
+    /** A helper of the bench's (a fake), not the gateway: BENCH_GATEWAY_NODE_ARGS is not applied. */
+    readonly helper?: boolean;
+  } = {},
 ): Promise<SharpsharpProcess> {
   const output = new TailBuffer(100_000);
   // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway processes (written on exit).
-  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
-  const child = spawn(process.execPath, [...nodeArgs, bin, command], {
+  const nodeArgs =
+    options.helper === true
+      ? []
+      : (process.env.BENCH_GATEWAY_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
+  const child = spawn(process.execPath, [...nodeArgs, bin, command, ...(options.args ?? [])], {
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

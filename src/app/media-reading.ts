@@ -6,11 +6,9 @@ import type { ConversationStateStore, TurnMediaReader } from "../conversation/in
 import { extractPdfText } from "../documents/index.js";
 import { SharpsharpError } from "../errors/index.js";
 import {
-  createMediaDownloader,
   createMediaKeeper,
   createMediaMetrics,
   createTurnMediaReader,
-  type MediaDownloader,
   type MediaFailure,
   type MediaSettings,
   resolveMediaSettings,
@@ -20,22 +18,23 @@ import type { Logger } from "../observability/index.js";
 import { detectLanguage, loadLexicon, normalizeMessage } from "../router/index.js";
 import {
   createOpenAiSynthesizer,
-  createOpenAiTranscriber,
   detectOpusEncoder,
   noOpusEncoderError,
   type Synthesizer,
-  type Transcriber,
 } from "../speech/index.js";
 import type { MessageStore } from "../store/index.js";
 import { readReceipt } from "../vision/index.js";
 import type { GraphApiClient } from "../whatsapp/index.js";
 import { StartupError } from "./errors.js";
+import { hasSpeechToText, type MediaExchanges } from "./media-exchange/exchanges.js";
 
 /** What the media reader is built from in a worker process. */
 export interface MediaReadingDeps {
   /** The tenants' model, for reading pictures (`media.vision`); undefined without an LLM. */
   readonly llm: LlmClient | undefined;
   readonly graphClientFor: (tenantId: string) => GraphApiClient;
+  /** Meta's media lookups and downloads, and speech to text (the media thread). */
+  readonly exchanges: Pick<MediaExchanges, "download" | "transcribe">;
   readonly state: ConversationStateStore;
   /** The message log, when there is one: each reading is kept beside its message. */
   readonly store: MessageStore | undefined;
@@ -49,43 +48,9 @@ function failureOf(error: unknown): MediaFailure {
   return { code: "SS_MEDIA_READ_FAILED", reason: error instanceof Error ? error.name : "unknown error" };
 }
 
-/** The transcriber a tenant uses: its own `media.stt`, else STT_*; none when neither is set. */
-function transcriberFor(config: AppConfig, settings: MediaSettings): Transcriber | undefined {
-  const own = settings.stt;
-  if (own !== undefined) {
-    const provider = (named: NonNullable<MediaSettings["stt"]>["fallback"] & object) => ({
-      baseUrl: named.baseUrl,
-      model: named.model ?? "whisper-1",
-      ...(named.apiKey === undefined ? {} : { apiKey: named.apiKey }),
-      ...(named.pricePerMinuteUsd === undefined ? {} : { pricePerMinuteUsd: named.pricePerMinuteUsd }),
-    });
-    return createOpenAiTranscriber({
-      primary: provider(own),
-      ...(own.fallback === undefined ? {} : { fallback: provider(own.fallback) }),
-      timeoutMs: config.sttTimeoutMs,
-    });
-  }
-  const stt = config.stt;
-  if (stt === undefined) return undefined;
-  const provider = (named: { baseUrl: string; apiKey: string | undefined; model: string | undefined }) => ({
-    baseUrl: named.baseUrl,
-    model: named.model ?? "whisper-1",
-    ...(named.apiKey === undefined ? {} : { apiKey: named.apiKey }),
-  });
-  return createOpenAiTranscriber({
-    primary: {
-      ...provider(stt),
-      ...(stt.pricePerMinuteUsd === undefined ? {} : { pricePerMinuteUsd: stt.pricePerMinuteUsd }),
-    },
-    ...(stt.fallback === undefined ? {} : { fallback: provider(stt.fallback) }),
-    timeoutMs: stt.timeoutMs,
-  });
-}
-
 /**
- * The turn's media reader for this configuration: downloads with each
- * tenant's token and caps, speech to text from the tenant's `media.stt` or
- * STT_*, kept bytes under `<dataDir>/media` with the log's retention, and each
+ * The turn's media reader for this configuration: downloads and speech to
+ * text through `exchanges` (the media thread), kept bytes under `<dataDir>/media` with the log's retention, and each
  * reading written to the message log. Checks every tenant's media settings
  * now, so a mistake stops the worker at start rather than a turn later.
  */
@@ -98,34 +63,17 @@ export async function createMediaReading(
   );
   const synthesizer = await voiceRepliesOf(config, [...settings.values()], deps.logger);
   const settingsOf = (tenant: TenantConfig) => settings.get(tenant.id) ?? resolveMediaSettings(tenant);
-  const downloaders = new Map<string, MediaDownloader>();
-  const transcribers = new Map<string, Transcriber | undefined>();
   const keeper = createMediaKeeper(join(config.dataDir, "media"));
   const lexicon = loadLexicon();
-  const { store, logger } = deps;
+  const { store, logger, exchanges } = deps;
   return createTurnMediaReader({
     settings: settingsOf,
-    download(tenant, request) {
-      let downloader = downloaders.get(tenant.id);
-      if (downloader === undefined) {
-        downloader = createMediaDownloader(
-          { graph: deps.graphClientFor(tenant.id) },
-          {
-            maxBytes: settingsOf(tenant).maxBytes,
-            ...(config.mediaHosts === undefined ? {} : { allowedHostSuffixes: config.mediaHosts }),
-          },
-        );
-        downloaders.set(tenant.id, downloader);
-      }
-      return downloader.download(request);
-    },
+    download: (tenant, request) => exchanges.download(tenant.id, request),
     transcriber(tenant) {
-      if (!transcribers.has(tenant.id))
-        transcribers.set(tenant.id, transcriberFor(config, settingsOf(tenant)));
-      const transcriber = transcribers.get(tenant.id);
-      if (transcriber === undefined) return undefined;
+      if (!hasSpeechToText(config, settingsOf(tenant))) return undefined;
       return async (audio, options, signal) => {
-        const heard = await transcriber.transcribe(
+        const heard = await exchanges.transcribe(
+          tenant.id,
           {
             audio: audio.bytes,
             mimeType: audio.mimeType,

@@ -27,6 +27,7 @@ import type { GraphApiClient, InboundMessage } from "../whatsapp/index.js";
 import type { JobHandlers, WorkerPorts } from "./backends/backend.js";
 import { openCampaignStores, wireCampaigns } from "./campaigns.js";
 import { createGraphClients } from "./graph-clients.js";
+import { startMediaThread } from "./media-exchange/client.js";
 import { createMediaReading, purgeKeptMedia } from "./media-reading.js";
 import { type MessageLog, openMessageLog, retentionDaysOf } from "./message-log.js";
 import { closeWithinGrace, createCloseStack } from "./process-lifecycle.js";
@@ -146,9 +147,15 @@ export async function startPipeline(
         tracing,
       });
     const responder = campaigns === undefined ? gatewayResponder : campaigns.wrap(gatewayResponder);
+    const mediaThread = startMediaThread(config, {
+      graphTimeoutMs: options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS,
+      logger,
+    });
+    opened.push(() => mediaThread.close());
     const media = await createMediaReading(config, {
       llm: options.llm ?? llmFromConfig(config),
       graphClientFor: graph.clientFor,
+      exchanges: mediaThread,
       state,
       store: log?.store,
       registry,

@@ -46,6 +46,11 @@ export const mediaErrorCatalog = {
     meaning:
       "An outbound media message is malformed (neither or both of `id` and `link`, a link that is not https, a caption or file name where its kind takes none, a caption over 1,024 characters). Permanent.",
   },
+  threadFailed: {
+    code: "SS_MEDIA_THREAD_FAILED",
+    meaning:
+      "The media thread (which downloads media and calls speech to text away from the turns) stopped or could not start while a medium was being read; it starts again on the next medium. Transient.",
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 /**
@@ -190,5 +195,15 @@ export class UnsupportedMediaTypeError extends MediaError {
 export class InvalidMediaMessageError extends MediaError {
   constructor(detail: string) {
     super(mediaErrorCatalog.invalidMessage.code, `invalid media message: ${detail}`, { permanent: true });
+  }
+}
+
+/** The media thread stopped (or could not start) while a medium was being read. */
+export class MediaThreadFailedError extends MediaError {
+  constructor(detail: string, cause?: unknown) {
+    super(mediaErrorCatalog.threadFailed.code, detail, {
+      permanent: false,
+      ...(cause === undefined ? {} : { cause }),
+    });
   }
 }

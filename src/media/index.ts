@@ -15,6 +15,7 @@ export {
   MediaError,
   MediaNotFoundError,
   MediaRefusedError,
+  MediaThreadFailedError,
   MediaTooLargeError,
   MediaUnavailableError,
   mediaErrorCatalog,

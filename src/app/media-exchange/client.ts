@@ -1,0 +1,165 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { AppConfig } from "../../config/index.js";
+import { SharpsharpError } from "../../errors/index.js";
+import {
+  type DownloadedMedia,
+  type MediaDownloadRequest,
+  MediaThreadFailedError,
+} from "../../media/index.js";
+import type { Logger } from "../../observability/index.js";
+import type { Transcript } from "../../speech/index.js";
+import type { AudioToTranscribe } from "./exchanges.js";
+import type { MediaThreadAnswer, MediaThreadCall, MediaThreadData, RelayedFailure } from "./protocol.js";
+
+/** The media exchanges, run by a worker thread of their own (started on first use, again after a crash). */
+export interface MediaThread {
+  download(tenantId: string, request: MediaDownloadRequest): Promise<DownloadedMedia>;
+  transcribe(tenantId: string, audio: AudioToTranscribe, signal: AbortSignal): Promise<Transcript>;
+  /** Stops the thread; calls still waiting reject with SS_MEDIA_THREAD_FAILED. */
+  close(): Promise<void>;
+}
+
+export interface MediaThreadOptions {
+  readonly graphTimeoutMs: number;
+  readonly logger: Logger;
+  /** The thread's module; default the built `thread.js` beside this one. */
+  readonly module?: URL;
+}
+
+/** A failure of the media thread's, with the code and message it had there. */
+class RelayedMediaError extends SharpsharpError {
+  constructor(code: string, failure: RelayedFailure) {
+    super(code, failure.message);
+    this.name = failure.name;
+  }
+}
+
+/** As it was thrown in the thread: a sharpsharp error keeps its code; anything else is a plain Error. */
+function rebuilt(failure: RelayedFailure): Error {
+  if (failure.code !== undefined) return new RelayedMediaError(failure.code, failure);
+  const error = new Error(failure.message);
+  error.name = failure.name;
+  return error;
+}
+
+/**
+ * The thread's module. Run from TypeScript source (the test runner) there is no `thread.js` beside
+ * this file: the build's copy (`npm run build`) is used then.
+ */
+function threadModule(): URL {
+  const beside = new URL("./thread.js", import.meta.url);
+  if (existsSync(fileURLToPath(beside))) return beside;
+  const at = beside.href.lastIndexOf("/src/");
+  const built = new URL(`${beside.href.slice(0, at)}/dist${beside.href.slice(at)}`);
+  if (at >= 0 && existsSync(fileURLToPath(built))) return built;
+  throw new MediaThreadFailedError(
+    `the media thread's module is missing (${fileURLToPath(beside)}): build first`,
+  );
+}
+
+interface Waiting {
+  readonly resolve: (answer: MediaThreadAnswer & { ok: true }) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Runs the media exchanges (Meta's lookup and download, speech to text) on a
+ * worker thread, so a voice note's HTTP, hashing and parsing work does not
+ * delay the text turns sharing the main thread. Bytes come back moved, not
+ * copied, when they own their memory.
+ */
+export function startMediaThread(config: AppConfig, options: MediaThreadOptions): MediaThread {
+  const data: MediaThreadData = { config, graphTimeoutMs: options.graphTimeoutMs };
+  const waiting = new Map<number, Waiting>();
+  let worker: Worker | undefined;
+  let closed = false;
+  let nextId = 1;
+
+  const failAll = (error: Error) => {
+    for (const call of waiting.values()) call.reject(error);
+    waiting.clear();
+  };
+
+  const start = (): Worker => {
+    const thread = new Worker(options.module ?? threadModule(), { workerData: data });
+    thread.unref();
+    let failure: Error | undefined;
+    thread.on("message", (answer: MediaThreadAnswer) => {
+      const call = waiting.get(answer.id);
+      if (call === undefined) return;
+      waiting.delete(answer.id);
+      if (waiting.size === 0) thread.unref();
+      if (answer.ok) call.resolve(answer);
+      else call.reject(rebuilt(answer.failure));
+    });
+    thread.on("error", (error) => {
+      failure = error;
+    });
+    thread.on("exit", (exitCode) => {
+      if (worker === thread) worker = undefined;
+      if (closed) return failAll(new MediaThreadFailedError("the media thread was stopped"));
+      const why = failure === undefined ? `exit code ${exitCode}` : failure.message;
+      options.logger.error(
+        { exitCode, err: failure },
+        "the media thread stopped; it starts again on the next medium",
+      );
+      failAll(new MediaThreadFailedError(`the media thread stopped (${why})`, failure));
+    });
+    return thread;
+  };
+
+  const call = (message: MediaThreadCall): Promise<MediaThreadAnswer & { ok: true }> => {
+    if (closed) return Promise.reject(new MediaThreadFailedError("the media thread was stopped"));
+    try {
+      worker ??= start();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const thread = worker;
+    return new Promise((resolve, reject) => {
+      if (waiting.size === 0) thread.ref();
+      waiting.set(message.id, { resolve, reject });
+      thread.postMessage(message);
+    });
+  };
+
+  return {
+    async download(tenantId, request) {
+      const answer = await call({ op: "download", id: nextId++, tenantId, request });
+      if (!("downloaded" in answer))
+        throw new TypeError("the media thread answered a download with no bytes");
+      const { bytes } = answer.downloaded;
+      return { ...answer.downloaded, bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+    },
+    async transcribe(tenantId, audio, signal) {
+      const id = nextId++;
+      const cancel = () => worker?.postMessage({ op: "abort", id } satisfies MediaThreadCall);
+      const answered = call({
+        op: "transcribe",
+        id,
+        tenantId,
+        audio: audio.audio,
+        mimeType: audio.mimeType,
+        ...(audio.language === undefined ? {} : { language: audio.language }),
+        ...(audio.fileName === undefined ? {} : { fileName: audio.fileName }),
+      });
+      // An abort before the call was posted is passed on too: the thread rejects as the transcriber would.
+      if (signal.aborted) cancel();
+      else signal.addEventListener("abort", cancel, { once: true });
+      try {
+        const answer = await answered;
+        if (!("transcript" in answer))
+          throw new TypeError("the media thread answered a transcription with no text");
+        return answer.transcript;
+      } finally {
+        signal.removeEventListener("abort", cancel);
+      }
+    },
+    async close() {
+      closed = true;
+      await worker?.terminate();
+    },
+  };
+}

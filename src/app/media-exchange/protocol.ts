@@ -1,0 +1,41 @@
+import type { AppConfig } from "../../config/index.js";
+import type { DownloadedMedia, MediaDownloadRequest } from "../../media/index.js";
+import type { Transcript } from "../../speech/index.js";
+
+/** What the media thread is started with. */
+export interface MediaThreadData {
+  readonly config: AppConfig;
+  readonly graphTimeoutMs: number;
+}
+
+/** A call from the turn thread to the media thread; `abort` cancels the transcription `id`. */
+export type MediaThreadCall =
+  | {
+      readonly op: "download";
+      readonly id: number;
+      readonly tenantId: string;
+      readonly request: MediaDownloadRequest;
+    }
+  | {
+      readonly op: "transcribe";
+      readonly id: number;
+      readonly tenantId: string;
+      readonly audio: Uint8Array;
+      readonly mimeType: string;
+      readonly language?: string;
+      readonly fileName?: string;
+    }
+  | { readonly op: "abort"; readonly id: number };
+
+/** An error as it crosses the thread: what failureOf and the logs need, no stack, no cause. */
+export interface RelayedFailure {
+  readonly name: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
+/** The media thread's answer to call `id`. */
+export type MediaThreadAnswer =
+  | { readonly id: number; readonly ok: true; readonly downloaded: DownloadedMedia }
+  | { readonly id: number; readonly ok: true; readonly transcript: Transcript }
+  | { readonly id: number; readonly ok: false; readonly failure: RelayedFailure };

@@ -1,0 +1,61 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { SharpsharpError } from "../../errors/index.js";
+import { createMediaExchanges } from "./exchanges.js";
+import type { MediaThreadAnswer, MediaThreadCall, MediaThreadData, RelayedFailure } from "./protocol.js";
+
+// The media thread: Meta's media lookups and downloads and the speech calls run here, so their
+// parsing, hashing and HTTP work never lands between the turns on the main thread.
+const port = parentPort;
+if (port === null) throw new Error("the media thread runs only as a worker thread");
+const { config, graphTimeoutMs } = workerData as MediaThreadData;
+const exchanges = createMediaExchanges(config, graphTimeoutMs);
+const transcriptions = new Map<number, AbortController>();
+
+function relayable(error: unknown): RelayedFailure {
+  if (!(error instanceof Error)) return { name: "Error", message: String(error) };
+  const code = error instanceof SharpsharpError ? { code: error.code } : {};
+  return { name: error.name, message: error.message, ...code };
+}
+
+/** Moves a buffer that owns its memory; a slice of Node's pool is copied instead. */
+function transferable(bytes: Buffer): ArrayBuffer[] {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole && bytes.buffer instanceof ArrayBuffer ? [bytes.buffer] : [];
+}
+
+async function answer(call: Exclude<MediaThreadCall, { op: "abort" }>): Promise<void> {
+  let reply: MediaThreadAnswer;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    if (call.op === "download") {
+      const downloaded = await exchanges.download(call.tenantId, call.request);
+      reply = { id: call.id, ok: true, downloaded };
+      transfer = transferable(downloaded.bytes);
+    } else {
+      const controller = new AbortController();
+      transcriptions.set(call.id, controller);
+      const { audio, mimeType, language, fileName } = call;
+      const transcript = await exchanges.transcribe(
+        call.tenantId,
+        {
+          audio: Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength),
+          mimeType,
+          ...(language === undefined ? {} : { language }),
+          ...(fileName === undefined ? {} : { fileName }),
+        },
+        controller.signal,
+      );
+      reply = { id: call.id, ok: true, transcript };
+    }
+  } catch (error) {
+    reply = { id: call.id, ok: false, failure: relayable(error) };
+  } finally {
+    transcriptions.delete(call.id);
+  }
+  port?.postMessage(reply, transfer);
+}
+
+port.on("message", (call: MediaThreadCall) => {
+  if (call.op === "abort") transcriptions.get(call.id)?.abort();
+  else void answer(call);
+});

@@ -1,0 +1,133 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type MediaThread, startMediaThread } from "../../src/app/media-exchange/client.js";
+import { createLogger } from "../../src/observability/index.js";
+import { embeddedEnvConfig } from "../support/embedded-config.js";
+import { trackFakes } from "../support/fake-graph.js";
+import { readVoiceNote, STT_KEY, trackFakeStts, VOICE_NOTES } from "../support/fake-stt.js";
+
+const startGraph = trackFakes(afterEach);
+const startStt = trackFakeStts(afterEach);
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const logger = createLogger({ level: "silent" });
+const VOICE = readVoiceNote("en");
+const VOICE_SHA256 = createHash("sha256").update(VOICE).digest("base64");
+
+/** The media thread of an embedded gateway on the fake Graph API and fake speech to text. */
+async function threadFor(stt: { url: string }, extra: Record<string, string> = {}): Promise<MediaThread> {
+  const graph = await startGraph();
+  graph.fake.addMedia("voice-1", { bytes: VOICE, mimeType: "audio/ogg; codecs=opus" });
+  const dataDir = mkdtempSync(join(tmpdir(), "ss-media-thread-"));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = embeddedEnvConfig(graph.url, dataDir, {
+    STT_BASE_URL: `${stt.url}/v1`,
+    STT_API_KEY: STT_KEY,
+    ...extra,
+  });
+  const thread = startMediaThread(config, { graphTimeoutMs: 5_000, logger });
+  cleanups.push(() => thread.close());
+  return thread;
+}
+
+/** A thread answering from test/fixtures/media-thread/crashing-thread.mjs. */
+function crashingThread(): MediaThread {
+  const graph = "http://127.0.0.1:9";
+  const config = embeddedEnvConfig(graph, mkdtempSync(join(tmpdir(), "ss-media-thread-")));
+  const thread = startMediaThread(config, {
+    graphTimeoutMs: 1_000,
+    logger,
+    module: new URL("../fixtures/media-thread/crashing-thread.mjs", import.meta.url),
+  });
+  cleanups.push(() => thread.close());
+  return thread;
+}
+
+describe("the media thread", () => {
+  it("downloads and transcribes away from the main thread: the bytes arrive whole and checked, the words come back", async () => {
+    const stt = await startStt({
+      apiKey: STT_KEY,
+      transcripts: { [VOICE_NOTES.en.sha256]: VOICE_NOTES.en.text },
+    });
+    const thread = await threadFor(stt);
+    const downloaded = await thread.download("default", {
+      mediaId: "voice-1",
+      kind: "audio",
+      sha256: VOICE_SHA256,
+    });
+    expect(Buffer.isBuffer(downloaded.bytes)).toBe(true);
+    expect(downloaded.bytes.equals(VOICE)).toBe(true);
+    expect(downloaded).toMatchObject({
+      size: VOICE.length,
+      sha256: VOICE_SHA256,
+      mimeType: "audio/ogg; codecs=opus",
+    });
+    const transcript = await thread.transcribe(
+      "default",
+      { audio: downloaded.bytes, mimeType: downloaded.mimeType, language: "en" },
+      new AbortController().signal,
+    );
+    expect(transcript).toMatchObject({ text: VOICE_NOTES.en.text, provider: "primary" });
+  });
+
+  it("a failure in the thread keeps its code and message: a checksum mismatch is SS_MEDIA_CHECKSUM_MISMATCH", async () => {
+    const stt = await startStt();
+    const thread = await threadFor(stt);
+    const failed = thread.download("default", {
+      mediaId: "voice-1",
+      kind: "audio",
+      sha256: createHash("sha256").update("something else").digest("base64"),
+    });
+    await expect(failed).rejects.toMatchObject({
+      code: "SS_MEDIA_CHECKSUM_MISMATCH",
+      message: expect.stringContaining("voice-1"),
+    });
+  });
+
+  it("an abort reaches the speech call in the thread: it stops at once, not at the provider's timeout", async () => {
+    const stt = await startStt({ latencyMs: 10_000 });
+    const thread = await threadFor(stt, { STT_TIMEOUT_MS: "20000" });
+    const turn = new AbortController();
+    const started = Date.now();
+    const heard = thread.transcribe(
+      "default",
+      { audio: VOICE, mimeType: "audio/ogg; codecs=opus" },
+      turn.signal,
+    );
+    setTimeout(() => turn.abort(), 300);
+    await expect(heard).rejects.toMatchObject({ code: "SS_SPEECH_ABORTED" });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("a thread that dies mid-call fails that call with SS_MEDIA_THREAD_FAILED, and the next medium starts a new one", async () => {
+    const thread = crashingThread();
+    await expect(thread.download("default", { mediaId: "crash", kind: "audio" })).rejects.toMatchObject({
+      code: "SS_MEDIA_THREAD_FAILED",
+      message: expect.stringContaining("exit code 3"),
+    });
+    const next = await thread.download("default", { mediaId: "voice-2", kind: "audio" });
+    expect([...next.bytes]).toEqual([1, 2, 3, 4]);
+  });
+
+  it("close() fails the calls still waiting and refuses new ones, with SS_MEDIA_THREAD_FAILED", async () => {
+    const stt = await startStt({ latencyMs: 10_000 });
+    const thread = await threadFor(stt);
+    const waiting = thread.transcribe(
+      "default",
+      { audio: VOICE, mimeType: "audio/ogg; codecs=opus" },
+      new AbortController().signal,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await thread.close();
+    await expect(waiting).rejects.toMatchObject({ code: "SS_MEDIA_THREAD_FAILED" });
+    await expect(thread.download("default", { mediaId: "voice-1", kind: "audio" })).rejects.toMatchObject({
+      code: "SS_MEDIA_THREAD_FAILED",
+    });
+  });
+});
