@@ -81,10 +81,11 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("wal_autocheckpoint = 0");
-    // 64 MiB of page cache (default 2 MiB): inserts under random keys touch pages all over the
-    // indexes, and each page not cached is a read syscall on the event loop (p99 at 1,000 webhooks/s:
-    // 6.1–8.1 ms against 7.1–10.0 ms, bench/RESULTS.md).
-    db.pragma("cache_size = -65536");
+    // SQLite's default 2 MiB of page cache, said outright because a bigger one costs more than it saves:
+    // every commit ends by walking the cache's hash table (pcache1Truncate), so a commit's CPU grows
+    // with the pages cached. At 64 MiB a commit took 64–72 µs against 33–34 µs, the walk was 8% of the
+    // main thread at 100 messages/s, and text p99 end to end was 27–38 ms against 20 (bench/RESULTS.md).
+    db.pragma("cache_size = -2000");
     // The WAL is rewritten from its start once checkpointed, and cut back to this size then. The cut
     // runs in the commit that restarts the WAL, on the event loop: cutting 256 MiB down to 64 MiB
     // stalled it 72–98 ms every ~20 s at 100 messages/s (bench/RESULTS.md). So the limit sits above
