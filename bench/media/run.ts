@@ -18,11 +18,15 @@
  *
  *   node dist/bench/media/run.js [--mode embedded|redis|both] [--duration 300] [--baseline <duration>]
  *     [--rounds 1] [--control] [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
+ *     [--dump <file prefix>]
+ *
+ * --dump writes each run's messages (kind, send time, reply times) to `<prefix>.<mode>.<run>.jsonl`, to
+ * look for what the slow replies have in common (a stall, a voice note just sent or answered).
  *
  * Needs `npm run build`; Redis at --redis (default redis://127.0.0.1:6379) for --mode redis.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -51,6 +55,9 @@ const { values } = parseArgs({
     "stt-latency": { type: "string", default: "1000,2000" },
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
     port: { type: "string", default: "3031" },
+    // Writes every message's kind, send time and reply times as JSON lines, for finding what slow replies
+    // have in common; one file per run, the label appended to the name.
+    dump: { type: "string" },
   },
 });
 
@@ -257,6 +264,15 @@ async function runOnce(
     for (const message of graph.messages()) {
       const to = (message.to ?? "").replace(/^\+/, "");
       byCustomer.set(to, [...(byCustomer.get(to) ?? []), message.receivedAt]);
+    }
+    if (values.dump !== undefined) {
+      const lines = [...sent].map(([customer, what]) =>
+        JSON.stringify({ customer, ...what, replies: byCustomer.get(customer) ?? [] }),
+      );
+      writeFileSync(
+        `${values.dump}.${mode}.${voicePerMinute === 0 ? "text" : voiceAsText ? "control" : "mixed"}.jsonl`,
+        `${lines.join("\n")}\n`,
+      );
     }
     const latency = { text: histogram(), voice: histogram() };
     let missing = 0;

@@ -36,14 +36,16 @@ async function threadFor(stt: { url: string }, extra: Record<string, string> = {
   return thread;
 }
 
-/** A thread answering from test/fixtures/media-thread/crashing-thread.mjs. */
-function crashingThread(): MediaThread {
+/** A thread answering from a stand-in module in test/fixtures/media-thread/. */
+function crashingThread(file = "crashing-thread.mjs"): MediaThread {
   const graph = "http://127.0.0.1:9";
-  const config = embeddedEnvConfig(graph, mkdtempSync(join(tmpdir(), "ss-media-thread-")));
+  const dataDir = mkdtempSync(join(tmpdir(), "ss-media-thread-"));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const config = embeddedEnvConfig(graph, dataDir);
   const thread = startMediaThread(config, {
     graphTimeoutMs: 1_000,
     logger,
-    module: new URL("../fixtures/media-thread/crashing-thread.mjs", import.meta.url),
+    module: new URL(`../fixtures/media-thread/${file}`, import.meta.url),
   });
   cleanups.push(() => thread.close());
   return thread;
@@ -113,6 +115,29 @@ describe("the media thread", () => {
     });
     const next = await thread.download("default", { mediaId: "voice-2", kind: "audio" });
     expect([...next.bytes]).toEqual([1, 2, 3, 4]);
+  });
+
+  it("start() brings the thread up before any medium, and the first download then runs on it", async () => {
+    const stt = await startStt();
+    const thread = await threadFor(stt);
+    await thread.start();
+    // A second start() is the same thread, already up.
+    await thread.start();
+    const downloaded = await thread.download("default", {
+      mediaId: "voice-1",
+      kind: "audio",
+      sha256: VOICE_SHA256,
+    });
+    expect(downloaded.bytes.equals(VOICE)).toBe(true);
+  });
+
+  it("a thread that cannot load fails start() with SS_MEDIA_THREAD_FAILED, and start() tries again", async () => {
+    const thread = crashingThread("unloadable-thread.mjs");
+    await expect(thread.start()).rejects.toMatchObject({
+      code: "SS_MEDIA_THREAD_FAILED",
+      message: expect.stringContaining("cannot load"),
+    });
+    await expect(thread.start()).rejects.toMatchObject({ code: "SS_MEDIA_THREAD_FAILED" });
   });
 
   it("close() fails the calls still waiting and refuses new ones, with SS_MEDIA_THREAD_FAILED", async () => {

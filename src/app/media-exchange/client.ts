@@ -13,8 +13,14 @@ import type { Transcript } from "../../speech/index.js";
 import type { AudioToTranscribe } from "./exchanges.js";
 import type { MediaThreadAnswer, MediaThreadCall, MediaThreadData, RelayedFailure } from "./protocol.js";
 
-/** The media exchanges, run by a worker thread of their own (started on first use, again after a crash). */
+/** The media exchanges, run by a worker thread of their own (started by start() or on first use, again after a crash). */
 export interface MediaThread {
+  /**
+   * Starts the thread now and resolves once its modules have loaded, so the first medium does not
+   * wait for them (nor do the text turns beside it: loading takes a core for about half a second);
+   * rejects with SS_MEDIA_THREAD_FAILED when the thread fails to come up. The next medium tries again.
+   */
+  start(): Promise<void>;
   download(tenantId: string, request: MediaDownloadRequest): Promise<DownloadedMedia>;
   transcribe(tenantId: string, audio: AudioToTranscribe, signal: AbortSignal): Promise<Transcript>;
   /** Stops the thread; calls still waiting reject with SS_MEDIA_THREAD_FAILED. */
@@ -74,6 +80,8 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
   const data: MediaThreadData = { config, graphTimeoutMs: options.graphTimeoutMs };
   const waiting = new Map<number, Waiting>();
   let worker: Worker | undefined;
+  // Settled by the thread's first message, or by its exit before that.
+  let ready: Promise<void> | undefined;
   let closed = false;
   let nextId = 1;
 
@@ -86,7 +94,16 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
     const thread = new Worker(options.module ?? threadModule(), { workerData: data });
     thread.unref();
     let failure: Error | undefined;
+    let loaded: () => void = () => {};
+    let notLoaded: (error: Error) => void = () => {};
+    ready = new Promise<void>((resolve, reject) => {
+      loaded = resolve;
+      notLoaded = reject;
+    });
+    // Nobody may be waiting for it; a failure to start also fails the calls that are.
+    ready.catch(() => {});
     thread.on("message", (answer: MediaThreadAnswer) => {
+      if ("ready" in answer) return loaded();
       const call = waiting.get(answer.id);
       if (call === undefined) return;
       waiting.delete(answer.id);
@@ -99,13 +116,19 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
     });
     thread.on("exit", (exitCode) => {
       if (worker === thread) worker = undefined;
-      if (closed) return failAll(new MediaThreadFailedError("the media thread was stopped"));
+      if (closed) {
+        const stopped = new MediaThreadFailedError("the media thread was stopped");
+        notLoaded(stopped);
+        return failAll(stopped);
+      }
       const why = failure === undefined ? `exit code ${exitCode}` : failure.message;
       options.logger.error(
         { exitCode, err: failure },
         "the media thread stopped; it starts again on the next medium",
       );
-      failAll(new MediaThreadFailedError(`the media thread stopped (${why})`, failure));
+      const stopped = new MediaThreadFailedError(`the media thread stopped (${why})`, failure);
+      notLoaded(stopped);
+      failAll(stopped);
     });
     return thread;
   };
@@ -126,6 +149,15 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
   };
 
   return {
+    start() {
+      if (closed) return Promise.reject(new MediaThreadFailedError("the media thread was stopped"));
+      try {
+        worker ??= start();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return ready ?? Promise.resolve();
+    },
     async download(tenantId, request) {
       const answer = await call({ op: "download", id: nextId++, tenantId, request });
       if (!("downloaded" in answer))

@@ -34,8 +34,9 @@ export interface RelayedFailure {
   readonly code?: string;
 }
 
-/** The media thread's answer to call `id`. */
+/** The media thread's answer to call `id`; id 0 with `ready` once its modules have loaded. */
 export type MediaThreadAnswer =
+  | { readonly id: 0; readonly ok: true; readonly ready: true }
   | { readonly id: number; readonly ok: true; readonly downloaded: DownloadedMedia }
   | { readonly id: number; readonly ok: true; readonly transcript: Transcript }
   | { readonly id: number; readonly ok: false; readonly failure: RelayedFailure };

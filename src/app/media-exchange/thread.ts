@@ -59,3 +59,5 @@ port.on("message", (call: MediaThreadCall) => {
   if (call.op === "abort") transcriptions.get(call.id)?.abort();
   else void answer(call);
 });
+
+port.postMessage({ id: 0, ok: true, ready: true } satisfies MediaThreadAnswer);
