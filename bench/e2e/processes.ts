@@ -26,6 +26,29 @@ export class TailBuffer {
   }
 }
 
+const live = new Set<ChildProcess>();
+let stopsChildrenOnExit = false;
+
+/** A bench stopped early (Ctrl-C, a SIGTERM, an uncaught error) takes its gateways and fakes with it. */
+function stopChildrenOnExit(): void {
+  if (stopsChildrenOnExit) return;
+  stopsChildrenOnExit = true;
+  // SIGTERM, so that a gateway run with --cpu-prof still writes its profile.
+  const stopAll = () => {
+    for (const child of live) child.kill("SIGTERM");
+  };
+  process.once("exit", stopAll);
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(signal, () => {
+      stopAll();
+      process.exit(code);
+    });
+  }
+}
+
 /** A spawned `sharpsharp <command>` and what it printed. */
 export interface SharpsharpProcess {
   readonly name: string;
@@ -61,6 +84,9 @@ export async function startProcess(
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  stopChildrenOnExit();
+  live.add(child);
+  child.once("exit", () => live.delete(child));
   const keep = (chunk: unknown) => output.push(String(chunk));
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
