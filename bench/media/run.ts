@@ -20,8 +20,9 @@
  *     [--rounds 1] [--control] [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
  *     [--dump <file prefix>]
  *
- * --dump writes each run's messages (kind, send time, reply times) to `<prefix>.<mode>.<run>.jsonl`, to
- * look for what the slow replies have in common (a stall, a voice note just sent or answered).
+ * --dump writes each run's messages (kind, send time, reply times) to `<prefix>.<mode>.<kind>.jsonl` (kind:
+ * text, mixed or control; a later round overwrites an earlier one), to look for what the slow replies have
+ * in common (a stall, a voice note just sent or answered).
  *
  * Needs `npm run build`; Redis at --redis (default redis://127.0.0.1:6379) for --mode redis.
  */
@@ -55,8 +56,7 @@ const { values } = parseArgs({
     "stt-latency": { type: "string", default: "1000,2000" },
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
     port: { type: "string", default: "3031" },
-    // Writes every message's kind, send time and reply times as JSON lines, for finding what slow replies
-    // have in common; one file per run, the label appended to the name.
+    // Writes every message's kind, send time and reply times as JSON lines (see above).
     dump: { type: "string" },
   },
 });

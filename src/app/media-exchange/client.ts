@@ -133,14 +133,20 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
     return thread;
   };
 
+  /** The thread, started if it is not running; throws once closed or when its module is missing. */
+  const running = (): Worker => {
+    if (closed) throw new MediaThreadFailedError("the media thread was stopped");
+    worker ??= start();
+    return worker;
+  };
+
   const call = (message: MediaThreadCall): Promise<MediaThreadAnswer & { ok: true }> => {
-    if (closed) return Promise.reject(new MediaThreadFailedError("the media thread was stopped"));
+    let thread: Worker;
     try {
-      worker ??= start();
+      thread = running();
     } catch (error) {
       return Promise.reject(error);
     }
-    const thread = worker;
     return new Promise((resolve, reject) => {
       if (waiting.size === 0) thread.ref();
       waiting.set(message.id, { resolve, reject });
@@ -150,9 +156,8 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
 
   return {
     start() {
-      if (closed) return Promise.reject(new MediaThreadFailedError("the media thread was stopped"));
       try {
-        worker ??= start();
+        running();
       } catch (error) {
         return Promise.reject(error);
       }
