@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { RedisClient } from "../../queue/redis/index.js";
+import { defineScript, type RedisClient } from "../../queue/redis/index.js";
 import type { PendingAction, PendingActionStore } from "../ports.js";
 
 /**
@@ -22,6 +22,7 @@ return {"already", raw}
 
 export function createRedisPendingActions(redis: RedisClient, prefix: string): PendingActionStore {
   const key = (conversationKey: string, id: string) => `${prefix}:pending:${conversationKey}:${id}`;
+  const claimAction = defineScript(redis, "ssClaimPendingAction", CLAIM_LUA);
   return {
     async create(conversationKey, action, ttlMs) {
       const stored: PendingAction = { ...action, id: randomBytes(9).toString("base64url") };
@@ -30,10 +31,7 @@ export function createRedisPendingActions(redis: RedisClient, prefix: string): P
     },
     async claim(conversationKey, id, by) {
       if (!/^[A-Za-z0-9_-]{1,32}$/.test(id)) return { kind: "missing" };
-      const [status, raw] = (await redis.eval(CLAIM_LUA, 1, key(conversationKey, id), by)) as [
-        string,
-        string,
-      ];
+      const [status, raw] = (await claimAction(1, key(conversationKey, id), by)) as [string, string];
       if (status === "missing") return { kind: "missing" };
       const { claimedBy: _claimedBy, ...action } = JSON.parse(raw) as PendingAction & { claimedBy?: string };
       return { kind: status === "claimed" ? "claimed" : "already", action };

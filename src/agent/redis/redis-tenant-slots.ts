@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RedisClient } from "../../queue/redis/index.js";
+import { defineScript, type RedisClient } from "../../queue/redis/index.js";
 import type { TenantSlots } from "../ports.js";
 
 /**
@@ -37,15 +37,17 @@ return 1
 
 export function createRedisTenantSlots(redis: RedisClient, prefix: string, leaseMs: number): TenantSlots {
   const key = (tenantId: string) => `${prefix}:agentslots:${tenantId}`;
+  const acquireSlot = defineScript(redis, "ssAcquireTenantSlot", ACQUIRE_LUA);
+  const extendSlot = defineScript(redis, "ssExtendTenantSlot", EXTEND_LUA);
   return {
     leaseMs,
     async acquire(tenantId, limit) {
       const token = randomUUID();
-      const acquired = await redis.eval(ACQUIRE_LUA, 1, key(tenantId), limit, leaseMs, token);
+      const acquired = await acquireSlot(1, key(tenantId), limit, leaseMs, token);
       return acquired === 1 ? token : undefined;
     },
     async extend(tenantId, token) {
-      await redis.eval(EXTEND_LUA, 1, key(tenantId), leaseMs, token);
+      await extendSlot(1, key(tenantId), leaseMs, token);
     },
     async release(tenantId, token) {
       await redis.zrem(key(tenantId), token);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RedisClient } from "../../queue/redis/index.js";
+import { defineScript, type RedisClient } from "../../queue/redis/index.js";
 import type { ConversationLock } from "../ports.js";
 
 /**
@@ -42,6 +42,8 @@ export function createRedisConversationLock(options: RedisConversationLockOption
   const ttlMs = options.ttlMs ?? 6_000;
   const newToken = options.newToken ?? randomUUID;
   const key = (conversationKey: string) => `${prefix}:turnlock:${conversationKey}`;
+  const extendLock = defineScript(redis, "ssExtendConversationLock", EXTEND_LUA);
+  const releaseLock = defineScript(redis, "ssReleaseConversationLock", RELEASE_LUA);
   return {
     ttlMs,
     async acquire(conversationKey) {
@@ -50,10 +52,10 @@ export function createRedisConversationLock(options: RedisConversationLockOption
       return taken === "OK" ? token : undefined;
     },
     async extend(conversationKey, token) {
-      return (await redis.eval(EXTEND_LUA, 1, key(conversationKey), token, ttlMs)) === 1;
+      return (await extendLock(1, key(conversationKey), token, ttlMs)) === 1;
     },
     async release(conversationKey, token) {
-      await redis.eval(RELEASE_LUA, 1, key(conversationKey), token);
+      await releaseLock(1, key(conversationKey), token);
     },
   };
 }

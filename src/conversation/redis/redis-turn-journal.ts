@@ -1,4 +1,4 @@
-import type { RedisClient } from "../../queue/redis/index.js";
+import { defineScript, type RedisClient } from "../../queue/redis/index.js";
 import type { JournaledTurn, ResumedTurn, SetAsideTurn, TurnJournal } from "../ports.js";
 
 export interface RedisTurnJournalOptions {
@@ -88,6 +88,10 @@ export function createRedisTurnJournal(options: RedisTurnJournalOptions): TurnJo
   const now = options.now ?? Date.now;
   const key = (conversationKey: string) => `${prefix}:journal:${conversationKey}`;
   const setAsideKey = `${prefix}:setaside`;
+  const resumeTurn = defineScript(redis, "ssResumeTurn", RESUME_LUA);
+  const recordStep = defineScript(redis, "ssRecordTurnStep", RECORD_LUA);
+  const releaseRun = defineScript(redis, "ssReleaseTurnRun", RELEASE_LUA);
+  const endTurn = defineScript(redis, "ssEndTurn", END_LUA);
   return {
     async begin(conversationKey, turn) {
       await redis
@@ -98,7 +102,7 @@ export function createRedisTurnJournal(options: RedisTurnJournalOptions): TurnJo
         .exec();
     },
     async resume(conversationKey) {
-      const flat = (await redis.eval(RESUME_LUA, 1, key(conversationKey), ttlMs)) as string[];
+      const flat = (await resumeTurn(1, key(conversationKey), ttlMs)) as string[];
       if (flat.length === 0) return undefined;
       const fields = new Map<string, string>();
       for (let i = 0; i + 1 < flat.length; i += 2) fields.set(flat[i] as string, flat[i + 1] as string);
@@ -111,8 +115,7 @@ export function createRedisTurnJournal(options: RedisTurnJournalOptions): TurnJo
       return { ...turn, attempts: Number(fields.get("attempts") ?? 1), steps } satisfies ResumedTurn;
     },
     async record(conversationKey, turnId, step, value) {
-      await redis.eval(
-        RECORD_LUA,
+      await recordStep(
         1,
         key(conversationKey),
         turnId,
@@ -122,15 +125,15 @@ export function createRedisTurnJournal(options: RedisTurnJournalOptions): TurnJo
       );
     },
     async release(conversationKey, turnId) {
-      await redis.eval(RELEASE_LUA, 1, key(conversationKey), turnId);
+      await releaseRun(1, key(conversationKey), turnId);
     },
     async finish(conversationKey, turnId) {
-      await redis.eval(END_LUA, 2, key(conversationKey), setAsideKey, turnId, "", keep);
+      await endTurn(2, key(conversationKey), setAsideKey, turnId, "", keep);
     },
     async setAside(conversationKey, turnId, reason) {
       // The entry's head; the script appends the attempts and the turn as stored.
       const head = JSON.stringify({ conversationKey, reason, setAsideAt: now() }).slice(0, -1);
-      await redis.eval(END_LUA, 2, key(conversationKey), setAsideKey, turnId, head, keep);
+      await endTurn(2, key(conversationKey), setAsideKey, turnId, head, keep);
     },
     async setAsideTurns(limit) {
       const entries = await redis.lrange(setAsideKey, 0, Math.max(0, limit - 1));

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import type { InboundEvent } from "../../whatsapp/index.js";
 import type { JobHandler } from "../job-outcome.js";
 import type { QueueJob } from "../ports.js";
+import { defineScript } from "./define-script.js";
 import {
   ACK_EVENT_LUA,
   DEAD_LETTER_EVENT_LUA,
@@ -51,7 +52,6 @@ export interface EventStreamRunner {
   close(force?: boolean): Promise<void>;
 }
 
-type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
 const SCRIPTS = {
   ssAckEvent: ACK_EVENT_LUA,
   ssDelayEvent: DELAY_EVENT_LUA,
@@ -97,9 +97,7 @@ export function createEventStreamRunner(
   const maxDeliveries = 1 + (options.maxStalls ?? 5);
   const onError = options.onError ?? (() => {});
   const consumer = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-  for (const [name, lua] of Object.entries(SCRIPTS)) redis.defineCommand(name, { lua });
-  const script = (name: keyof typeof SCRIPTS) =>
-    ((redis as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner).bind(redis);
+  const script = (name: keyof typeof SCRIPTS) => defineScript(redis, name, SCRIPTS[name]);
   const settleKeys = [keys.stream, keys.retry, keys.dead] as const;
   const ack = script("ssAckEvent");
   const delay = script("ssDelayEvent");

@@ -1,4 +1,5 @@
 export { bullProcessor, JobLockLostError } from "./bull-processor.js";
+export { defineScript, type RedisScript } from "./define-script.js";
 export {
   createEventStreamRunner,
   type EventStreamRunner,

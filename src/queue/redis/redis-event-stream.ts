@@ -1,5 +1,6 @@
 import type { InboundEvent } from "../../whatsapp/index.js";
 import { QUEUE_NAMES } from "../job-names.js";
+import { defineScript } from "./define-script.js";
 import { EVENT_DEPTH_LUA, RECORD_EVENTS_LUA } from "./event-scripts.js";
 import type { RedisClient } from "./redis-client.js";
 import type { JobQueueDepth } from "./sample-job-queues.js";
@@ -59,7 +60,6 @@ export interface RedisEventStreamOptions {
   readonly dedupeTtlSeconds: number;
 }
 
-type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
 const RECORD = "ssRecordEvents";
 const DEPTH = "ssEventDepth";
 
@@ -89,12 +89,8 @@ export const timeOfStreamId = (id: string): number => Number(id.slice(0, id.inde
 export function createRedisEventStream(options: RedisEventStreamOptions): RedisEventStream {
   const { redis } = options;
   const keys = eventStreamKeys(options.prefix);
-  redis.defineCommand(RECORD, { lua: RECORD_EVENTS_LUA });
-  redis.defineCommand(DEPTH, { lua: EVENT_DEPTH_LUA });
-  const script = (name: string) =>
-    ((redis as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner).bind(redis);
-  const recordEvents = script(RECORD);
-  const eventDepth = script(DEPTH);
+  const recordEvents = defineScript(redis, RECORD, RECORD_EVENTS_LUA);
+  const eventDepth = defineScript(redis, DEPTH, EVENT_DEPTH_LUA);
 
   const counts = async (): Promise<EventCounts & { oldestId: string }> => {
     const [waiting, active, delayed, failed, oldestId] = (await eventDepth(

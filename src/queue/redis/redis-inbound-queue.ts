@@ -11,6 +11,7 @@ import type {
   QueueDepth,
   QueueStatus,
 } from "../ports.js";
+import { defineScript } from "./define-script.js";
 import { RECORD_EVENTS_LUA } from "./event-scripts.js";
 import { createGroupCommitter } from "./group-commit.js";
 import { createKeys } from "./keys.js";
@@ -46,8 +47,6 @@ export interface RedisQueues {
   /** Nothing to close of its own today; the Redis client stays the caller's. */
   close(): Promise<void>;
 }
-
-type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
 
 const RECORD = "ssRecordMessages";
 const RECONNECT_AFTER_TIMEOUTS = 3;
@@ -85,11 +84,8 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const { redis, prefix } = options;
   const now = options.now ?? Date.now;
   const keys = createKeys(prefix);
-  redis.defineCommand(RECORD, { lua: RECORD_MESSAGES_LUA });
-  redis.defineCommand(COMPLETE, { lua: COMPLETE_MESSAGES_LUA });
-  const script = (name: string) => (redis as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner;
-  const recordMessages = script(RECORD).bind(redis);
-  const completeMessages = script(COMPLETE).bind(redis);
+  const recordMessages = defineScript(redis, RECORD, RECORD_MESSAGES_LUA);
+  const completeMessages = defineScript(redis, COMPLETE, COMPLETE_MESSAGES_LUA);
   // One listener however many requests wait for the connection to come back.
   let nextReady: Promise<void> | undefined;
   const connected = (): Promise<void> => {

@@ -1,3 +1,4 @@
+import { defineScript } from "./define-script.js";
 import { createKeys } from "./keys.js";
 import type { RedisClient } from "./redis-client.js";
 import type { JobQueueDepth } from "./sample-job-queues.js";
@@ -58,8 +59,6 @@ export interface RedisTurnClaims {
   readonly wakeChannel: string;
 }
 
-type ScriptRunner = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
-
 /**
  * Turns claimed straight from the ready set the ingress's record script
  * writes (see turn-claim-scripts.ts): no job per turn, one script per claim
@@ -77,9 +76,7 @@ export function createRedisTurnClaims(options: RedisTurnClaimsOptions): RedisTur
     ssSettleTurn: SETTLE_TURN_LUA,
     ssSweepWaitingInboxes: SWEEP_WAITING_INBOXES_LUA,
   };
-  for (const [name, lua] of Object.entries(scripts)) redis.defineCommand(name, { lua });
-  const run = (name: keyof typeof scripts) =>
-    ((redis as unknown as Record<string, ScriptRunner>)[name] as ScriptRunner).bind(redis);
+  const run = (name: keyof typeof scripts) => defineScript(redis, name, scripts[name]);
   const claimScript = run("ssClaimTurns");
   const renewScript = run("ssRenewTurnLease");
   const settleScript = run("ssSettleTurn");
