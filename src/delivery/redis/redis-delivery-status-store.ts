@@ -1,5 +1,5 @@
 import type { SentMessage } from "../../outbound/index.js";
-import type { RedisClient } from "../../queue/redis/index.js";
+import { defineScript, type RedisClient } from "../../queue/redis/index.js";
 import type { DeliveryRecord, DeliveryStatusStore } from "../ports.js";
 import { isDeliveryStatus, SEEN_RANK, STATUS_RANK } from "../status-rank.js";
 import { APPLY_STATUS_LUA } from "./apply-status-script.js";
@@ -14,7 +14,6 @@ export interface RedisDeliveryStatusStoreOptions {
 }
 
 const SCRIPT = "ssApplyDeliveryStatus";
-type ScriptRunner = (key: string, ...args: (string | number)[]) => Promise<number>;
 
 /** `{p}:delivery:{tenant}:{wamid}`: one hash per message we sent. */
 export function deliveryKey(prefix: string, tenantId: string, wamid: string): string {
@@ -53,8 +52,7 @@ export function createRedisDeliveryStatusStore(
 ): DeliveryStatusStore {
   const { redis, prefix } = options;
   const ttl = options.ttlSeconds ?? 30 * 86_400;
-  redis.defineCommand(SCRIPT, { numberOfKeys: 1, lua: APPLY_STATUS_LUA });
-  const apply = (redis as unknown as Record<string, ScriptRunner>)[SCRIPT] as ScriptRunner;
+  const apply = defineScript(redis, SCRIPT, APPLY_STATUS_LUA);
 
   return {
     async recordSent(message) {
@@ -74,8 +72,8 @@ export function createRedisDeliveryStatusStore(
     },
 
     async applyStatus(update) {
-      const applied = await apply.call(
-        redis,
+      const applied = await apply(
+        1,
         deliveryKey(prefix, update.tenantId, update.wamid),
         update.status,
         STATUS_RANK[update.status],

@@ -1,4 +1,4 @@
-import type { RedisClient } from "../../queue/redis/index.js";
+import { defineScript, type RedisClient } from "../../queue/redis/index.js";
 import type { SendOrder, SendOrderCursor } from "../ports.js";
 import { createOutboundKeys } from "./outbound-keys.js";
 import { ASSIGN_SEND_ORDER_LUA, FINISH_SEND_ORDER_LUA, PEEK_SEND_ORDER_LUA } from "./send-order-script.js";
@@ -11,17 +11,14 @@ export interface RedisSendOrderOptions {
   readonly ttlSeconds?: number;
 }
 
-type Script = (key: string, ...args: (string | number)[]) => Promise<unknown>;
-
 /** The Redis adapter of SendOrder: one hash per conversation, one Lua script per step (send-order-script.ts). */
 export function createRedisSendOrder(options: RedisSendOrderOptions): SendOrder {
   const { redis } = options;
   const ttl = options.ttlSeconds ?? 7 * 86_400;
   const keys = createOutboundKeys(options.prefix);
-  redis.defineCommand("ssAssignSendOrder", { numberOfKeys: 1, lua: ASSIGN_SEND_ORDER_LUA });
-  redis.defineCommand("ssPeekSendOrder", { numberOfKeys: 1, lua: PEEK_SEND_ORDER_LUA });
-  redis.defineCommand("ssFinishSendOrder", { numberOfKeys: 1, lua: FINISH_SEND_ORDER_LUA });
-  const script = (name: string) => (redis as unknown as Record<string, Script>)[name] as Script;
+  const assignOrder = defineScript(redis, "ssAssignSendOrder", ASSIGN_SEND_ORDER_LUA);
+  const peekOrder = defineScript(redis, "ssPeekSendOrder", PEEK_SEND_ORDER_LUA);
+  const finishOrder = defineScript(redis, "ssFinishSendOrder", FINISH_SEND_ORDER_LUA);
   const cursorOf = (answer: unknown): SendOrderCursor => {
     const [next, jobId] = answer as [number, string];
     return jobId === "" ? { next } : { next, jobId };
@@ -30,14 +27,14 @@ export function createRedisSendOrder(options: RedisSendOrderOptions): SendOrder 
     async assign(tenantId, conversationKey, jobIds) {
       if (jobIds.length === 0) return [];
       const key = keys.order(tenantId, conversationKey);
-      return (await script("ssAssignSendOrder").call(redis, key, ttl, ...jobIds)) as number[];
+      return (await assignOrder(1, key, ttl, ...jobIds)) as number[];
     },
     async peek(tenantId, conversationKey) {
-      return cursorOf(await script("ssPeekSendOrder").call(redis, keys.order(tenantId, conversationKey)));
+      return cursorOf(await peekOrder(1, keys.order(tenantId, conversationKey)));
     },
     async finish(tenantId, conversationKey, seq) {
       const key = keys.order(tenantId, conversationKey);
-      return cursorOf(await script("ssFinishSendOrder").call(redis, key, seq, ttl));
+      return cursorOf(await finishOrder(1, key, seq, ttl));
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { RedisClient } from "../../queue/redis/index.js";
+import { defineScript, type RedisClient } from "../../queue/redis/index.js";
 import type { SendRateLimiter } from "../ports.js";
 import {
   type GcraLimits,
@@ -14,8 +14,6 @@ export interface RedisSendRateLimiterOptions extends SendRateLimitOptions {
   readonly redis: RedisClient;
   readonly prefix: string;
 }
-
-type ReserveScript = (numberKey: string, pairKey: string, ...args: number[]) => Promise<[number, number]>;
 
 /** The Redis adapter of SendRateLimiter: one Lua script (see rate-limit-script.ts) per reservation. */
 export function createRedisSendRateLimiter(options: RedisSendRateLimiterOptions): SendRateLimiter {
@@ -38,18 +36,16 @@ export function createRedisSendRateLimiter(options: RedisSendRateLimiterOptions)
     return args;
   };
   const keys = createOutboundKeys(options.prefix);
-  options.redis.defineCommand("ssReserveSendSlot", { numberOfKeys: 2, lua: RESERVE_SEND_SLOT_LUA });
-  const reserve = (options.redis as unknown as Record<string, ReserveScript>)
-    .ssReserveSendSlot as ReserveScript;
+  const reserve = defineScript(options.redis, "ssReserveSendSlot", RESERVE_SEND_SLOT_LUA);
   return {
     async reserve(phoneNumberId, customer, horizonMs) {
       const args = argsOf(phoneNumberId);
-      const [granted, waitMs] = await reserve.call(
-        options.redis,
+      const [granted, waitMs] = (await reserve(
+        2,
         keys.numberRate(phoneNumberId),
         keys.pairRate(phoneNumberId, customer),
         ...(horizonMs === undefined ? args : [...args.slice(0, 4), horizonMs]),
-      );
+      )) as [number, number];
       return { granted: granted === 1, waitMs };
     },
   };
