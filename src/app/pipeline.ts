@@ -152,11 +152,15 @@ export async function startPipeline(
       logger,
     });
     opened.push(() => mediaThread.close());
-    // Up before the first voice note rather than at it: loading the thread takes a core for about half a
-    // second, which the text turns beside that first voice note would otherwise wait on (bench/RESULTS.md).
-    mediaThread.start().catch((error: unknown) => {
-      logger.warn({ err: error }, "the media thread did not start; the next medium tries again");
-    });
+    // Up and prepared before the gateway takes traffic, not at the first voice note: loading the thread
+    // takes a core for about half a second, which the text turns of the first seconds would otherwise
+    // wait on (bench/RESULTS.md). A thread that fails to start does not stop the gateway.
+    await mediaThread.start().then(
+      (prepared) => logger.info(prepared, "media thread ready"),
+      (error: unknown) => {
+        logger.warn({ err: error }, "the media thread did not start; the next medium tries again");
+      },
+    );
     const media = await createMediaReading(config, {
       llm: options.llm ?? llmFromConfig(config),
       graphClientFor: graph.clientFor,

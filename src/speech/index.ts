@@ -24,6 +24,7 @@ export {
   type TranscodeOptions,
   transcodeToOggOpus,
 } from "./opus-encoder.js";
+export { loadFormEncoder } from "./provider-http.js";
 export type { SpeechRequest, SynthesizedSpeech, Synthesizer } from "./synthesizer.js";
 export type { Transcriber, Transcript, TranscriptionRequest } from "./transcriber.js";
 export { fileNameFor, languageCodeOf, wireLanguage } from "./transcription-wire.js";

@@ -98,6 +98,16 @@ async function encodeForm(form: FormData): Promise<{ contentType: string; bytes:
   return { contentType, bytes: Buffer.from(await encoded.arrayBuffer()) };
 }
 
+/**
+ * Loads Node's own fetch implementation (which FormData and Response come from) by encoding one
+ * small form, so the first voice note does not pay for loading it (about a tenth of a second of CPU).
+ */
+export async function loadFormEncoder(): Promise<void> {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(1)], { type: "audio/ogg" }), "warm-up.ogg");
+  await encodeForm(form);
+}
+
 function networkDetail(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && !code.startsWith("UND_ERR_")) return code;

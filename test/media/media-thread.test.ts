@@ -21,14 +21,16 @@ const VOICE = readVoiceNote("en");
 const VOICE_SHA256 = createHash("sha256").update(VOICE).digest("base64");
 
 /** The media thread of an embedded gateway on the fake Graph API and fake speech to text. */
-async function threadFor(stt: { url: string }, extra: Record<string, string> = {}): Promise<MediaThread> {
+async function threadFor(
+  stt: { url: string } | undefined,
+  extra: Record<string, string> = {},
+): Promise<MediaThread> {
   const graph = await startGraph();
   graph.fake.addMedia("voice-1", { bytes: VOICE, mimeType: "audio/ogg; codecs=opus" });
   const dataDir = mkdtempSync(join(tmpdir(), "ss-media-thread-"));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = embeddedEnvConfig(graph.url, dataDir, {
-    STT_BASE_URL: `${stt.url}/v1`,
-    STT_API_KEY: STT_KEY,
+    ...(stt === undefined ? {} : { STT_BASE_URL: `${stt.url}/v1`, STT_API_KEY: STT_KEY }),
     ...extra,
   });
   const thread = startMediaThread(config, { graphTimeoutMs: 5_000, logger });
@@ -117,18 +119,23 @@ describe("the media thread", () => {
     expect([...next.bytes]).toEqual([1, 2, 3, 4]);
   });
 
-  it("start() brings the thread up before any medium, and the first download then runs on it", async () => {
+  it("start() brings the thread up before any medium, with each tenant's exchanges set up, and the first download then runs on it", async () => {
     const stt = await startStt();
     const thread = await threadFor(stt);
-    await thread.start();
+    await expect(thread.start()).resolves.toEqual({ downloads: 1, transcribers: 1 });
     // A second start() is the same thread, already up.
-    await thread.start();
+    await expect(thread.start()).resolves.toEqual({ downloads: 1, transcribers: 1 });
     const downloaded = await thread.download("default", {
       mediaId: "voice-1",
       kind: "audio",
       sha256: VOICE_SHA256,
     });
     expect(downloaded.bytes.equals(VOICE)).toBe(true);
+  });
+
+  it("without speech to text, start() sets up the downloads only", async () => {
+    const thread = await threadFor(undefined);
+    await expect(thread.start()).resolves.toEqual({ downloads: 1, transcribers: 0 });
   });
 
   it("a thread that cannot load fails start() with SS_MEDIA_THREAD_FAILED, and start() tries again", async () => {

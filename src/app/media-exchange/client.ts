@@ -10,17 +10,18 @@ import {
 } from "../../media/index.js";
 import type { Logger } from "../../observability/index.js";
 import type { Transcript } from "../../speech/index.js";
-import type { AudioToTranscribe } from "./exchanges.js";
+import type { AudioToTranscribe, MediaExchangesPrepared } from "./exchanges.js";
 import type { MediaThreadAnswer, MediaThreadCall, MediaThreadData, RelayedFailure } from "./protocol.js";
 
 /** The media exchanges, run by a worker thread of their own (started by start() or on first use, again after a crash). */
 export interface MediaThread {
   /**
-   * Starts the thread now and resolves once its modules have loaded, so the first medium does not
-   * wait for them (nor do the text turns beside it: loading takes a core for about half a second);
-   * rejects with SS_MEDIA_THREAD_FAILED when the thread fails to come up. The next medium tries again.
+   * Starts the thread now and resolves, with what it set up, once its modules have loaded and each
+   * tenant's exchanges are ready, so the first medium does not wait for them (nor do the text turns
+   * beside it: loading takes a core for about half a second); rejects with SS_MEDIA_THREAD_FAILED
+   * when the thread fails to come up. The next medium tries again.
    */
-  start(): Promise<void>;
+  start(): Promise<MediaExchangesPrepared>;
   download(tenantId: string, request: MediaDownloadRequest): Promise<DownloadedMedia>;
   transcribe(tenantId: string, audio: AudioToTranscribe, signal: AbortSignal): Promise<Transcript>;
   /** Stops the thread; calls still waiting reject with SS_MEDIA_THREAD_FAILED. */
@@ -81,7 +82,7 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
   const waiting = new Map<number, Waiting>();
   let worker: Worker | undefined;
   // Settled by the thread's first message, or by its exit before that.
-  let ready: Promise<void> | undefined;
+  let ready: Promise<MediaExchangesPrepared> | undefined;
   let closed = false;
   let nextId = 1;
 
@@ -94,16 +95,16 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
     const thread = new Worker(options.module ?? threadModule(), { workerData: data });
     thread.unref();
     let failure: Error | undefined;
-    let loaded: () => void = () => {};
+    let loaded: (prepared: MediaExchangesPrepared) => void = () => {};
     let notLoaded: (error: Error) => void = () => {};
-    ready = new Promise<void>((resolve, reject) => {
+    ready = new Promise<MediaExchangesPrepared>((resolve, reject) => {
       loaded = resolve;
       notLoaded = reject;
     });
     // Nobody may be waiting for it; a failure to start also fails the calls that are.
     ready.catch(() => {});
     thread.on("message", (answer: MediaThreadAnswer) => {
-      if ("ready" in answer) return loaded();
+      if ("ready" in answer) return loaded(answer.ready);
       const call = waiting.get(answer.id);
       if (call === undefined) return;
       waiting.delete(answer.id);
@@ -161,7 +162,7 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
       } catch (error) {
         return Promise.reject(error);
       }
-      return ready ?? Promise.resolve();
+      return ready ?? Promise.reject(new MediaThreadFailedError("the media thread did not start"));
     },
     async download(tenantId, request) {
       const answer = await call({ op: "download", id: nextId++, tenantId, request });

@@ -7,7 +7,12 @@ import {
   type MediaSettings,
   resolveMediaSettings,
 } from "../../media/index.js";
-import { createOpenAiTranscriber, type Transcriber, type Transcript } from "../../speech/index.js";
+import {
+  createOpenAiTranscriber,
+  loadFormEncoder,
+  type Transcriber,
+  type Transcript,
+} from "../../speech/index.js";
 import { createGraphClients } from "../graph-clients.js";
 
 /** One voice note to transcribe, as the media thread is sent it. */
@@ -18,8 +23,22 @@ export interface AudioToTranscribe {
   readonly fileName?: string;
 }
 
+/** What prepare() made ready before the first medium. */
+export interface MediaExchangesPrepared {
+  /** Tenants whose downloads are set up (their settings resolved, their Graph client made). */
+  readonly downloads: number;
+  /** Tenants whose speech to text is set up. */
+  readonly transcribers: number;
+}
+
 /** The network exchanges of reading media: Meta's lookup and download, and speech to text. */
 export interface MediaExchanges {
+  /**
+   * Sets up every tenant's downloads and speech to text, and loads the form encoder a transcription
+   * uses, so that work is not done at the first voice note while text turns wait beside it. A tenant
+   * that cannot be set up now (no Graph token) is left to fail at its first medium, as without this.
+   */
+  prepare(): Promise<MediaExchangesPrepared>;
   download(tenantId: string, request: MediaDownloadRequest): Promise<DownloadedMedia>;
   /** Rejects with a TypeError when the tenant has no speech to text (hasSpeechToText is false). */
   transcribe(tenantId: string, audio: AudioToTranscribe, signal: AbortSignal): Promise<Transcript>;
@@ -78,25 +97,45 @@ export function createMediaExchanges(config: AppConfig, graphTimeoutMs: number):
     if (tenant === undefined) throw new TypeError(`no tenant "${tenantId}" in this configuration`);
     return tenant;
   };
+  const downloaderFor = (tenantId: string): MediaDownloader => {
+    let downloader = downloaders.get(tenantId);
+    if (downloader === undefined) {
+      downloader = createMediaDownloader(
+        { graph: graph.clientFor(tenantId) },
+        {
+          maxBytes: resolveMediaSettings(tenantOf(tenantId)).maxBytes,
+          ...(config.mediaHosts === undefined ? {} : { allowedHostSuffixes: config.mediaHosts }),
+        },
+      );
+      downloaders.set(tenantId, downloader);
+    }
+    return downloader;
+  };
+  const tenantTranscriber = (tenantId: string): Transcriber | undefined => {
+    if (!transcribers.has(tenantId))
+      transcribers.set(tenantId, transcriberFor(config, resolveMediaSettings(tenantOf(tenantId))));
+    return transcribers.get(tenantId);
+  };
   return {
-    download(tenantId, request) {
-      let downloader = downloaders.get(tenantId);
-      if (downloader === undefined) {
-        downloader = createMediaDownloader(
-          { graph: graph.clientFor(tenantId) },
-          {
-            maxBytes: resolveMediaSettings(tenantOf(tenantId)).maxBytes,
-            ...(config.mediaHosts === undefined ? {} : { allowedHostSuffixes: config.mediaHosts }),
-          },
-        );
-        downloaders.set(tenantId, downloader);
+    async prepare() {
+      let downloads = 0;
+      for (const tenant of config.tenants) {
+        try {
+          downloaderFor(tenant.id);
+          downloads += 1;
+        } catch {
+          // Reported where it matters, at that tenant's first medium.
+        }
       }
-      return downloader.download(request);
+      const speaking = config.tenants.filter((tenant) => tenantTranscriber(tenant.id) !== undefined);
+      if (speaking.length > 0) await loadFormEncoder();
+      return { downloads, transcribers: speaking.length };
+    },
+    download(tenantId, request) {
+      return downloaderFor(tenantId).download(request);
     },
     async transcribe(tenantId, audio, signal) {
-      if (!transcribers.has(tenantId))
-        transcribers.set(tenantId, transcriberFor(config, resolveMediaSettings(tenantOf(tenantId))));
-      const transcriber = transcribers.get(tenantId);
+      const transcriber = tenantTranscriber(tenantId);
       if (transcriber === undefined) throw new TypeError(`tenant "${tenantId}" has no speech to text`);
       return transcriber.transcribe(
         {

@@ -1,6 +1,7 @@
 import type { AppConfig } from "../../config/index.js";
 import type { DownloadedMedia, MediaDownloadRequest } from "../../media/index.js";
 import type { Transcript } from "../../speech/index.js";
+import type { MediaExchangesPrepared } from "./exchanges.js";
 
 /** What the media thread is started with. */
 export interface MediaThreadData {
@@ -34,9 +35,9 @@ export interface RelayedFailure {
   readonly code?: string;
 }
 
-/** The media thread's answer to call `id`; id 0 with `ready` once its modules have loaded. */
+/** The media thread's answer to call `id`; id 0 with `ready` once it has loaded and prepared. */
 export type MediaThreadAnswer =
-  | { readonly id: 0; readonly ok: true; readonly ready: true }
+  | { readonly id: 0; readonly ok: true; readonly ready: MediaExchangesPrepared }
   | { readonly id: number; readonly ok: true; readonly downloaded: DownloadedMedia }
   | { readonly id: number; readonly ok: true; readonly transcript: Transcript }
   | { readonly id: number; readonly ok: false; readonly failure: RelayedFailure };

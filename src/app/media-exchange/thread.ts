@@ -60,4 +60,7 @@ port.on("message", (call: MediaThreadCall) => {
   else void answer(call);
 });
 
-port.postMessage({ id: 0, ok: true, ready: true } satisfies MediaThreadAnswer);
+// Ready once every tenant's exchanges are set up; were that to fail, the thread still serves (each
+// medium sets up its tenant again), it only reports nothing prepared.
+const ready = await exchanges.prepare().catch(() => ({ downloads: 0, transcribers: 0 }));
+port.postMessage({ id: 0, ok: true, ready } satisfies MediaThreadAnswer);
