@@ -65,10 +65,7 @@ export function createCampaignSender(deps: CampaignSenderDeps) {
       return { kind: "release", notBefore: deps.now() + Math.max(MIN_RELEASE_MS, waitMs) };
     };
     try {
-      const pausedMs = Math.max(
-        await deps.pause.remainingMs(tenant),
-        await deps.pause.remainingMs(numberPauseScope(tenant, number)),
-      );
+      const pausedMs = await deps.pause.remainingMs(tenant, numberPauseScope(tenant, number));
       if (pausedMs > 0) return release(pausedMs);
       if (await deps.suppressions.isSuppressed(tenant, recipient.customerId)) {
         count(tenant, "skipped");

@@ -40,8 +40,8 @@ export interface SendRateLimiter {
 export interface TenantSendPause {
   /** Stops the tenant's (or the scope's) sends for `forMs` ms (a later pause replaces an earlier one). */
   pause(tenantId: string, forMs: number): Promise<void>;
-  /** ms until the pause ends; 0 when it is not paused. */
-  remainingMs(tenantId: string): Promise<number>;
+  /** ms until the longest of the scopes' pauses ends (one look, however many scopes); 0 when none is paused. */
+  remainingMs(...scopes: readonly string[]): Promise<number>;
 }
 
 /** What the sender knows of a message Meta accepted: enough to tie its statuses to the reply. */

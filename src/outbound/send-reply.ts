@@ -144,9 +144,7 @@ export function createSendReply(deps: SendReplyDeps) {
     }
 
     const numberScope = numberPauseScope(tenant, data.phoneNumberId);
-    const pausedMs = Math.max(
-      ...(await Promise.all([deps.pause.remainingMs(tenant), deps.pause.remainingMs(numberScope)])),
-    );
+    const pausedMs = await deps.pause.remainingMs(tenant, numberScope);
     if (pausedMs > 0) {
       counted("deferred_paused");
       return delay(pausedMs);

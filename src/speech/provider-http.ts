@@ -100,7 +100,7 @@ async function encodeForm(form: FormData): Promise<{ contentType: string; bytes:
 
 /**
  * Loads Node's own fetch implementation (which FormData and Response come from) by encoding one
- * small form, so the first voice note does not pay for loading it (about a tenth of a second of CPU).
+ * small form, so the first voice note does not pay for loading it while text turns wait beside it.
  */
 export async function loadFormEncoder(): Promise<void> {
   const form = new FormData();

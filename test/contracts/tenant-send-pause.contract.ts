@@ -20,6 +20,18 @@ export function describeTenantSendPauseContract(name: string, open: () => Promis
       expect(await pauses.remainingMs("other")).toBe(0);
     });
 
+    it("answers for several scopes at once with the longest pause among them", async () => {
+      expect(await pauses.remainingMs("acme", "acme/number")).toBe(0);
+      await pauses.pause("acme/number", 10_000);
+      expect(await pauses.remainingMs("acme", "acme/number")).toBeGreaterThan(9_800);
+      await pauses.pause("acme", 3_000);
+      const left = await pauses.remainingMs("acme", "acme/number");
+      expect(left).toBeGreaterThan(9_800);
+      expect(left).toBeLessThanOrEqual(10_000);
+      expect(await pauses.remainingMs("acme", "other")).toBeLessThanOrEqual(3_000);
+      expect(await pauses.remainingMs()).toBe(0);
+    });
+
     it("lets a later pause replace an earlier one, and ends it on time", async () => {
       await pauses.pause("acme", 60_000);
       await pauses.pause("acme", 150);

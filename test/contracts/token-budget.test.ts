@@ -10,6 +10,19 @@ describe.skipIf(skipWithoutRedis)("redis", () => {
   describeTokenBudgetContract("redis", async (now) =>
     createRedisTokenBudget(backend.redis, backend.prefix(), now),
   );
+
+  it("keeps a day's count two days after its last record", async () => {
+    const prefix = backend.prefix();
+    const now = Date.parse("2026-06-01T10:00:00Z");
+    const budget = createRedisTokenBudget(backend.redis, prefix, () => now);
+    await budget.record("a", 10.4);
+    await budget.record("a", 5);
+    const key = `${prefix}:tokens:a:2026-06-01`;
+    expect(await backend.redis.get(key)).toBe("15");
+    const ttl = await backend.redis.ttl(key);
+    expect(ttl).toBeGreaterThan(2 * 86_400 - 5);
+    expect(ttl).toBeLessThanOrEqual(2 * 86_400);
+  });
 });
 
 describe("sqlite", () => {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type MediaThread, startMediaThread } from "../../src/app/media-exchange/client.js";
+import { createMediaExchanges } from "../../src/app/media-exchange/exchanges.js";
 import { createLogger } from "../../src/observability/index.js";
 import { embeddedEnvConfig } from "../support/embedded-config.js";
 import { trackFakes } from "../support/fake-graph.js";
@@ -131,6 +132,27 @@ describe("the media thread", () => {
       sha256: VOICE_SHA256,
     });
     expect(downloaded.bytes.equals(VOICE)).toBe(true);
+  });
+
+  it("a tenant whose media settings cannot be read is left out of prepare(), and the others are set up", async () => {
+    const graph = await startGraph();
+    const stt = await startStt();
+    const dataDir = mkdtempSync(join(tmpdir(), "ss-media-thread-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const config = embeddedEnvConfig(graph.url, dataDir, {
+      STT_BASE_URL: `${stt.url}/v1`,
+      STT_API_KEY: STT_KEY,
+    });
+    const [own] = config.tenants;
+    if (own === undefined) throw new Error("the config has no tenant");
+    // Pictures for the agent without a model that sees them: refused when the settings are read.
+    const broken = { ...own, id: "broken", settings: { ...own.settings, media: { agentImages: true } } };
+    const exchanges = createMediaExchanges({ ...config, tenants: [broken, own] }, 5_000);
+    cleanups.push(() => exchanges.close());
+    await expect(exchanges.prepare()).resolves.toEqual({ downloads: 1, transcribers: 1 });
+    await expect(exchanges.download("broken", { mediaId: "voice-1", kind: "audio" })).rejects.toThrow(
+      /agentImages/,
+    );
   });
 
   it("without speech to text, start() sets up the downloads only", async () => {

@@ -65,16 +65,19 @@ describe.skipIf(skipWithoutRedis)("turn claims on the ready set", () => {
     expect((await claims.claim(1, "worker-b")).conversations).toEqual([]);
     const first = await h.queues.inbox.read(conversation);
     await h.queues.inbox.complete(conversation, [first[0]?.wamid as string]);
+    // Ready again for the message that came during the turn: the worker knows to claim at once.
     expect(await claims.settle(conversation, "worker-a", { kind: "done" })).toEqual({
       settled: true,
       failuresInARow: 0,
+      readyTurns: 1,
     });
     expect((await claims.claim(1, "worker-b")).conversations).toEqual([conversation]);
     await h.queues.inbox.complete(
       conversation,
       (await h.queues.inbox.read(conversation)).map((message) => message.wamid),
     );
-    await claims.settle(conversation, "worker-b", { kind: "done" });
+    // Nothing left anywhere: the worker can wait for a wake-up instead of claiming again.
+    expect((await claims.settle(conversation, "worker-b", { kind: "done" })).readyTurns).toBe(0);
     expect(await turnsOf(h.admin, h.prefix)).toEqual([]);
     expect(await h.admin.zcard(keys.ready)).toBe(0);
   });
@@ -203,6 +206,46 @@ describe.skipIf(skipWithoutRedis)("turn claims on the ready set", () => {
       expect(most).toBeGreaterThan(1);
       expect(most).toBeLessThanOrEqual(8);
       await eventually(async () => (await turnsOf(h.admin, h.prefix)).length === 0);
+    });
+
+    it("takes the turns that came while all its slots were busy as soon as one frees, without an idle poll", async () => {
+      const { h } = await open("claim-full");
+      const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+      clients.push(redis);
+      const answered: string[] = [];
+      let releaseFirst: () => void = () => {};
+      const firstHeld = new Promise<void>((resolve) => {
+        releaseFirst = resolve;
+      });
+      const handler = async (job: { data: TurnJob }): Promise<JobOutcome> => {
+        const key = job.data.conversationKey;
+        if (answered.length === 0) await firstHeld;
+        const messages = await h.queues.inbox.read(key);
+        await h.queues.inbox.complete(
+          key,
+          messages.map((message) => message.wamid),
+        );
+        answered.push(key);
+        return jobDone("handled");
+      };
+      // One slot, and an idle poll longer than the test waits: only a claim after the turn can find them.
+      workers.push(
+        createTurnWorker({ redis, prefix: h.prefix, logger }, handler, {
+          concurrency: 1,
+          idlePollMs: 60_000,
+        }),
+      );
+      await post(h, "2348090000001");
+      await eventually(async () => (await turnsOf(h.admin, h.prefix)).length === 1, 5_000);
+      await post(h, "2348090000002");
+      await post(h, "2348090000003");
+      releaseFirst();
+      await eventually(() => answered.length === 3, 5_000);
+      expect(answered).toEqual([
+        conversationOf("2348090000001"),
+        conversationOf("2348090000002"),
+        conversationOf("2348090000003"),
+      ]);
     });
 
     it("runs a postponed turn again at its time and a failed one after its backoff", async () => {

@@ -119,19 +119,22 @@ export function createMediaExchanges(config: AppConfig, graphTimeoutMs: number):
   return {
     async prepare() {
       let downloads = 0;
+      let speaking = 0;
+      // Each tenant on its own: one whose settings cannot be read fails at its first medium, where it is
+      // reported, and takes nothing from the others.
       for (const tenant of config.tenants) {
         try {
           downloaderFor(tenant.id);
           downloads += 1;
-        } catch {
-          // Reported where it matters, at that tenant's first medium.
-        }
+        } catch {}
+        try {
+          if (tenantTranscriber(tenant.id) !== undefined) speaking += 1;
+        } catch {}
       }
-      const speaking = config.tenants.filter((tenant) => tenantTranscriber(tenant.id) !== undefined);
-      if (speaking.length > 0) await loadFormEncoder();
-      return { downloads, transcribers: speaking.length };
+      if (speaking > 0) await loadFormEncoder();
+      return { downloads, transcribers: speaking };
     },
-    download(tenantId, request) {
+    async download(tenantId, request) {
       return downloaderFor(tenantId).download(request);
     },
     async transcribe(tenantId, audio, signal) {

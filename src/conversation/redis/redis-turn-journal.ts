@@ -14,6 +14,19 @@ export interface RedisTurnJournalOptions {
 }
 
 /**
+ * beginTurn — replaces the conversation's journal with a new turn, at its first attempt.
+ *
+ * KEYS[1]   journal hash
+ * ARGV[1]   turn id; ARGV[2] turn JSON; ARGV[3] ttl ms
+ */
+const BEGIN_LUA = `
+redis.call("DEL", KEYS[1])
+redis.call("HSET", KEYS[1], "turnId", ARGV[1], "attempts", 1, "turn", ARGV[2])
+redis.call("PEXPIRE", KEYS[1], ARGV[3])
+return 1
+`;
+
+/**
  * resumeTurn — counts a run of the conversation's begun turn.
  *
  * KEYS[1]   journal hash
@@ -88,18 +101,14 @@ export function createRedisTurnJournal(options: RedisTurnJournalOptions): TurnJo
   const now = options.now ?? Date.now;
   const key = (conversationKey: string) => `${prefix}:journal:${conversationKey}`;
   const setAsideKey = `${prefix}:setaside`;
+  const beginTurn = defineScript(redis, "ssBeginTurn", BEGIN_LUA);
   const resumeTurn = defineScript(redis, "ssResumeTurn", RESUME_LUA);
   const recordStep = defineScript(redis, "ssRecordTurnStep", RECORD_LUA);
   const releaseRun = defineScript(redis, "ssReleaseTurnRun", RELEASE_LUA);
   const endTurn = defineScript(redis, "ssEndTurn", END_LUA);
   return {
     async begin(conversationKey, turn) {
-      await redis
-        .multi()
-        .del(key(conversationKey))
-        .hset(key(conversationKey), { turnId: turn.turnId, attempts: 1, turn: JSON.stringify(turn) })
-        .pexpire(key(conversationKey), ttlMs)
-        .exec();
+      await beginTurn(1, key(conversationKey), turn.turnId, JSON.stringify(turn), ttlMs);
     },
     async resume(conversationKey) {
       const flat = (await resumeTurn(1, key(conversationKey), ttlMs)) as string[];

@@ -68,6 +68,8 @@ export function createTurnWorker(
   let open = true;
   let wake: (() => void) | undefined;
   let kicked = false;
+  // The loop passed over a look at the ready set because all `concurrency` slots were running.
+  let skippedWhileFull = false;
   const kick = () => {
     kicked = true;
     wake?.();
@@ -91,7 +93,8 @@ export function createTurnWorker(
     return { kind: "failed" };
   };
 
-  const runTurn = async (conversationKey: string, token: string) => {
+  /** Runs the turn and settles it; answers whether to claim again at once (more may be claimable). */
+  const runTurn = async (conversationKey: string, token: string): Promise<boolean> => {
     const tenantId = tenantOfConversation(conversationKey);
     const job: QueueJob<TurnJob> = {
       id: conversationKey,
@@ -117,21 +120,31 @@ export function createTurnWorker(
       stopRenewing();
     }
     try {
-      const { failuresInARow } = await claims.settle(conversationKey, token, settlement);
+      const { failuresInARow, readyTurns } = await claims.settle(conversationKey, token, settlement);
       if (failuresInARow >= 5) {
         logger.error({ tenant: tenantId, failuresInARow }, "a conversation's turns keep failing");
       }
+      // A done turn with nothing ready needs no claim now: the next message's wake-up brings one. A
+      // retry or a failure was delayed, and a claim answers when the soonest delayed turn is due.
+      return settlement.kind !== "done" || readyTurns > 0;
     } catch (error) {
       // The lease lapses and the turn is claimed again; the journal makes the rerun answer nothing twice.
       logger.warn({ err: error, tenant: tenantId }, "could not settle a turn; it runs again after its lease");
+      return true;
     }
   };
 
   const start = (conversationKey: string, token: string) => {
-    const done = runTurn(conversationKey, token).finally(() => {
-      running.delete(conversationKey);
-      kick();
-    });
+    const done = runTurn(conversationKey, token)
+      .catch(() => true)
+      .then((claimAgain) => {
+        running.delete(conversationKey);
+        // Wake-ups that came while every slot was busy were not acted on: look now that one is free.
+        if (claimAgain || skippedWhileFull) {
+          skippedWhileFull = false;
+          kick();
+        }
+      });
     running.set(conversationKey, done);
   };
 
@@ -159,6 +172,7 @@ export function createTurnWorker(
             if (swept > 0) logger.warn({ conversations: swept }, "messages waited with no turn; given one");
           }
           const free = concurrency - running.size;
+          if (free === 0) skippedWhileFull = true;
           if (free > 0) {
             const want = Math.min(free, CLAIM_BATCH);
             const token = randomUUID();

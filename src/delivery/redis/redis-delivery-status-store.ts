@@ -15,6 +15,18 @@ export interface RedisDeliveryStatusStoreOptions {
 
 const SCRIPT = "ssApplyDeliveryStatus";
 
+/**
+ * recordSentMessage — writes what the sender sent into the message's hash and renews its expiry.
+ *
+ * KEYS[1]   the message's delivery hash
+ * ARGV[1]   TTL, seconds    ARGV[2..] field, value, …
+ */
+const RECORD_SENT_LUA = `
+redis.call("HSET", KEYS[1], unpack(ARGV, 2))
+redis.call("EXPIRE", KEYS[1], ARGV[1])
+return 1
+`;
+
 /** `{p}:delivery:{tenant}:{wamid}`: one hash per message we sent. */
 export function deliveryKey(prefix: string, tenantId: string, wamid: string): string {
   return `${prefix}:delivery:${tenantId}:${wamid}`;
@@ -53,6 +65,7 @@ export function createRedisDeliveryStatusStore(
   const { redis, prefix } = options;
   const ttl = options.ttlSeconds ?? 30 * 86_400;
   const apply = defineScript(redis, SCRIPT, APPLY_STATUS_LUA);
+  const recordSentScript = defineScript(redis, "ssRecordSentMessage", RECORD_SENT_LUA);
 
   return {
     async recordSent(message) {
@@ -68,7 +81,7 @@ export function createRedisDeliveryStatusStore(
       if (message.recipient !== undefined) fields.sentRecipient = message.recipient;
       if (message.reengagement === true) fields.reengagement = "1";
       if (message.traceparent !== undefined) fields.traceparent = message.traceparent;
-      await redis.multi().hset(key, fields).expire(key, ttl).exec();
+      await recordSentScript(1, key, ttl, ...Object.entries(fields).flat());
     },
 
     async applyStatus(update) {

@@ -42,9 +42,13 @@ export function createSqliteTenantSendPause(options: SqliteTenantSendPauseOption
       // As the Redis adapter's PX: whole ms, at least 1.
       upsert.run(tenantId, now() + Math.max(1, Math.ceil(forMs)));
     },
-    async remainingMs(tenantId) {
-      const row = select.get(tenantId);
-      return row === undefined ? 0 : Math.max(0, Math.ceil(row.expires_at - now()));
+    async remainingMs(...scopes) {
+      let longest = 0;
+      for (const scope of scopes) {
+        const row = select.get(scope);
+        if (row !== undefined) longest = Math.max(longest, Math.ceil(row.expires_at - now()));
+      }
+      return longest;
     },
     sweepExpired() {
       return sweep.run(now()).changes;

@@ -45,12 +45,15 @@ export interface RedisTurnClaims {
   claim(want: number, token: string): Promise<ClaimedTurns>;
   /** Extends the lease; false when it is no longer this token's (it expired and was taken over). */
   renew(conversationKey: string, token: string): Promise<boolean>;
-  /** Ends the lease with the run's outcome; `settled` false when it was no longer this token's. */
+  /**
+   * Ends the lease with the run's outcome; `settled` false when it was no longer this token's.
+   * `readyTurns`: turns claimable now, after this one settled (0: nothing to claim until a wake-up).
+   */
   settle(
     conversationKey: string,
     token: string,
     settlement: TurnSettlement,
-  ): Promise<{ readonly settled: boolean; readonly failuresInARow: number }>;
+  ): Promise<{ readonly settled: boolean; readonly failuresInARow: number; readonly readyTurns: number }>;
   /** Gives a turn to messages that waited too long in no turn set; answers how many conversations. */
   sweep(): Promise<number>;
   /** Turn counts (waiting = ready, delayed, active = leased, failed = failing in a row) and the oldest waiting message's arrival. */
@@ -116,7 +119,7 @@ export function createRedisTurnClaims(options: RedisTurnClaimsOptions): RedisTur
           : settlement.kind === "failed"
             ? ["failed", failureBackoffMs, maxFailureBackoffMs]
             : ["done"];
-      const [settled, failures] = (await settleScript(
+      const [settled, failures, readyTurns] = (await settleScript(
         6,
         ...turnSets,
         keys.turnLeases,
@@ -127,8 +130,8 @@ export function createRedisTurnClaims(options: RedisTurnClaimsOptions): RedisTur
         prefix,
         TURN_FAIRNESS_WINDOW_MS,
         ...outcome,
-      )) as [number, number];
-      return { settled: settled === 1, failuresInARow: failures };
+      )) as [number, number, number];
+      return { settled: settled === 1, failuresInARow: failures, readyTurns };
     },
     async sweep() {
       return (await sweepScript(

@@ -115,32 +115,33 @@ return 1
  * ARGV[1] conversation  ARGV[2] token  ARGV[3] key prefix  ARGV[4] fairness window, ms
  * ARGV[5] outcome: "done" | "retry" (ARGV[6]: at, ms since the epoch; no attempt spent)
  *         | "failed" (ARGV[6]: first backoff ms, doubled per failure in a row, ARGV[7]: the most)
- * Returns { 1 settled | 0 the lease was no longer ours, failures in a row }
+ * Returns { 1 settled | 0 the lease was no longer ours, failures in a row, turns in the ready set after it }
  *
  * Done: messages still waiting (they arrived during the turn, or more than
- * one turn's worth) make the conversation ready again at once.
+ * one turn's worth) make the conversation ready again at once. The ready
+ * set's size tells the worker whether to claim again now or wait for a wake-up.
  */
 export const SETTLE_TURN_LUA = `${SERVER_NOW_MS}${TURN_RANK}
 local conversation = ARGV[1]
-if redis.call("HGET", KEYS[4], conversation) ~= ARGV[2] then return { 0, 0 } end
+if redis.call("HGET", KEYS[4], conversation) ~= ARGV[2] then return { 0, 0, redis.call("ZCARD", KEYS[1]) } end
 redis.call("HDEL", KEYS[4], conversation)
 redis.call("ZREM", KEYS[3], conversation)
 local outcome = ARGV[5]
 if outcome == "retry" then
   redis.call("ZADD", KEYS[2], ARGV[6], conversation)
-  return { 1, 0 }
+  return { 1, 0, redis.call("ZCARD", KEYS[1]) }
 end
 if outcome == "failed" then
   local failures = redis.call("HINCRBY", KEYS[5], conversation, 1)
   local wait = math.min(tonumber(ARGV[6]) * 2 ^ math.min(failures - 1, 30), tonumber(ARGV[7]))
   redis.call("ZADD", KEYS[2], string.format("%.0f", now + wait), conversation)
-  return { 1, failures }
+  return { 1, failures, redis.call("ZCARD", KEYS[1]) }
 end
 redis.call("HDEL", KEYS[5], conversation)
 if redis.call("ZCARD", KEYS[6]) > 0 then
   redis.call("ZADD", KEYS[1], turnRank(ARGV[3], conversation, now, tonumber(ARGV[4]), false), conversation)
 end
-return { 1, 0 }
+return { 1, 0, redis.call("ZCARD", KEYS[1]) }
 `;
 
 /**
