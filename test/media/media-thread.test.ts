@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type MediaThread, startMediaThread } from "../../src/app/media-exchange/client.js";
@@ -154,6 +154,22 @@ describe("the media thread", () => {
       /agentImages/,
     );
   });
+
+  it.runIf(process.platform === "linux")(
+    "the thread is scheduled below the main thread (nice +10), and the main thread keeps its priority",
+    async () => {
+      const niceOf = (tid: string) =>
+        Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]?.split(" ")[16]);
+      const before = new Set(readdirSync("/proc/self/task"));
+      const mainNice = getPriority(0);
+      const thread = await threadFor(undefined);
+      await thread.start();
+      const started = readdirSync("/proc/self/task").filter((tid) => !before.has(tid));
+      expect(started.map(niceOf)).toContain(Math.min(19, mainNice + 10));
+      expect(niceOf(String(process.pid))).toBe(mainNice);
+      expect(getPriority(0)).toBe(mainNice);
+    },
+  );
 
   it("without speech to text, start() sets up the downloads only", async () => {
     const thread = await threadFor(undefined);

@@ -2,11 +2,14 @@ import { parentPort, workerData } from "node:worker_threads";
 import { SharpsharpError } from "../../errors/index.js";
 import { createMediaExchanges } from "./exchanges.js";
 import type { MediaThreadAnswer, MediaThreadCall, MediaThreadData, RelayedFailure } from "./protocol.js";
+import { lowerThreadPriority, MEDIA_THREAD_NICE_STEPS } from "./thread-priority.js";
 
 // The media thread: Meta's media lookups and downloads and the speech calls run here, so their
 // parsing, hashing and HTTP work never lands between the turns on the main thread.
 const port = parentPort;
 if (port === null) throw new Error("the media thread runs only as a worker thread");
+// Below the event loop's thread: when both want a core, the text turns get it (bench/RESULTS.md).
+lowerThreadPriority(MEDIA_THREAD_NICE_STEPS);
 const { config, graphTimeoutMs } = workerData as MediaThreadData;
 const exchanges = createMediaExchanges(config, graphTimeoutMs);
 const transcriptions = new Map<number, AbortController>();
