@@ -2,8 +2,8 @@ import { getPriority, setPriority } from "node:os";
 
 /**
  * How much lower than the process the media thread is scheduled (nice steps). At +10 the kernel
- * gives it about a tenth of the weight of the event loop's thread when both want a core, and a
- * media thread waking from its HTTP answers no longer takes the core from a text turn.
+ * gives it about a tenth of the weight of the event loop's thread when both want a core, so waking
+ * from an HTTP answer it does not preempt a running turn.
  */
 export const MEDIA_THREAD_NICE_STEPS = 10;
 

@@ -8,7 +8,8 @@ import { lowerThreadPriority, MEDIA_THREAD_NICE_STEPS } from "./thread-priority.
 // parsing, hashing and HTTP work never lands between the turns on the main thread.
 const port = parentPort;
 if (port === null) throw new Error("the media thread runs only as a worker thread");
-// Below the event loop's thread: when both want a core, the text turns get it (bench/RESULTS.md).
+// Below the event loop's thread, so the turns get a core first when both want one. What it does to text
+// p99 beside voice notes was within the run-to-run spread of two-minute pairs (bench/RESULTS.md).
 lowerThreadPriority(MEDIA_THREAD_NICE_STEPS);
 const { config, graphTimeoutMs } = workerData as MediaThreadData;
 const exchanges = createMediaExchanges(config, graphTimeoutMs);
