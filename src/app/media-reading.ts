@@ -3,7 +3,6 @@ import type { Registry } from "prom-client";
 import { type LlmClient, resolveAgentSettings } from "../agent/index.js";
 import type { AppConfig, TenantConfig } from "../config/index.js";
 import type { ConversationStateStore, TurnMediaReader } from "../conversation/index.js";
-import { extractPdfText } from "../documents/index.js";
 import { SharpsharpError } from "../errors/index.js";
 import {
   createMediaKeeper,
@@ -33,8 +32,8 @@ export interface MediaReadingDeps {
   /** The tenants' model, for reading pictures (`media.vision`); undefined without an LLM. */
   readonly llm: LlmClient | undefined;
   readonly graphClientFor: (tenantId: string) => GraphApiClient;
-  /** Meta's media lookups and downloads, and speech to text (the media thread). */
-  readonly exchanges: Pick<MediaExchanges, "download" | "transcribe">;
+  /** Meta's media lookups and downloads, speech to text and PDF text (the media thread). */
+  readonly exchanges: Pick<MediaExchanges, "download" | "transcribe" | "pdfText">;
   readonly state: ConversationStateStore;
   /** The message log, when there is one: each reading is kept beside its message. */
   readonly store: MessageStore | undefined;
@@ -130,7 +129,7 @@ export async function createMediaReading(
             };
           },
         }),
-    pdfText: async (bytes, signal) => (await extractPdfText(bytes, { signal })).text,
+    pdfText: async (bytes, signal) => (await exchanges.pdfText(bytes, signal)).text,
     keep: async (tenant, reading, bytes) => {
       await keeper.keep(tenant.id, reading, bytes);
     },

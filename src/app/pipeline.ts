@@ -161,10 +161,21 @@ export async function startPipeline(
         logger.warn({ err: error }, "the media thread did not start; the next medium tries again");
       },
     );
+    // PDFs on a thread of their own, started at the first one: a reading that will not end stops its
+    // thread, which must not take voice notes' downloads and transcriptions down with it.
+    const documentThread = startMediaThread(config, {
+      graphTimeoutMs: options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS,
+      logger,
+    });
+    opened.push(() => documentThread.close());
     const media = await createMediaReading(config, {
       llm: options.llm ?? llmFromConfig(config),
       graphClientFor: graph.clientFor,
-      exchanges: mediaThread,
+      exchanges: {
+        download: mediaThread.download,
+        transcribe: mediaThread.transcribe,
+        pdfText: documentThread.pdfText,
+      },
       state,
       store: log?.store,
       registry,

@@ -109,6 +109,7 @@ export {
 export type { FakeSpeechFormat } from "./fake-stt/fake-stt-context.js";
 export type { FakeSttOutcome, FakeSttRequestRecord } from "./fake-stt/records.js";
 export type { FakeTranscript, FakeTranscriptRules, TranscriptMatch } from "./fake-stt/transcripts.js";
+export { heavyPdf } from "./heavy-pdf.js";
 export {
   buttonReplyWebhook,
   EXAMPLE_BUSINESS,

@@ -1,4 +1,11 @@
 export { type DocumentFacts, describeDocument } from "./describe-document.js";
 export { documentsErrorCatalog, PdfTextError, type PdfTextProblem } from "./errors.js";
 export { flattenForModel, formatByteSize, MAX_QUOTED_CHARS, quoteForModel } from "./media-label.js";
-export { extractPdfText, PDF_TEXT_DEFAULTS, type PdfText, type PdfTextOptions } from "./pdf-text.js";
+export {
+  extractPdfText,
+  PDF_TEXT_DEFAULTS,
+  type PdfText,
+  type PdfTextOptions,
+  pdfTimedOut,
+  pdfTooLarge,
+} from "./pdf-text.js";

@@ -37,6 +37,16 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** The refusal of a PDF over `maxBytes`, before any parsing (also before handing it to another thread). */
+export function pdfTooLarge(size: number, maxBytes: number = PDF_TEXT_DEFAULTS.maxBytes): PdfTextError {
+  return new PdfTextError("pdfTooLarge", `the PDF is ${size} bytes, over the ${maxBytes} read`);
+}
+
+/** A reading stopped at its time limit. */
+export function pdfTimedOut(cause?: unknown): PdfTextError {
+  return new PdfTextError("pdfTimeout", "reading the PDF took too long", cause);
+}
+
 /** Rejects with the signal's reason once it aborts, whatever `promise` does. */
 function bounded<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -74,7 +84,7 @@ function pageText(items: readonly unknown[]): string {
 
 function classify(error: unknown, deadline: AbortSignal, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted === true) return signal.reason;
-  if (deadline.aborted) return new PdfTextError("pdfTimeout", "reading the PDF took too long", error);
+  if (deadline.aborted) return pdfTimedOut(error);
   const name = error instanceof Error ? error.name : "";
   if (name === "PasswordException")
     return new PdfTextError("pdfEncrypted", "the PDF needs a password to open", error);
@@ -87,7 +97,10 @@ function classify(error: unknown, deadline: AbortSignal, signal: AbortSignal | u
  * build for servers) in this thread, with no network, no fonts loaded and no
  * code evaluated from the document. Only `maxPages` pages are parsed, and the
  * whole reading is bounded by `timeoutMs`; on timeout the document is
- * released. A scanned PDF has no text: the result is then "" with `pages`.
+ * released. pdf.js parses a page's text in one go, during which this thread
+ * sees no timer and no abort: a heavy page holds it for as long as it takes
+ * (~0.8 s for 20,000 text runs here), so run this away from the turns, on a
+ * thread that can be stopped (the gateway's document thread does). A scanned PDF has no text: the result is then "" with `pages`.
  * Throws PdfTextError: encrypted (a user password), unreadable, too large,
  * timeout; RangeError for invalid options.
  */
@@ -96,9 +109,7 @@ export async function extractPdfText(bytes: Uint8Array, options: PdfTextOptions 
   const maxChars = positiveInteger("maxChars", options.maxChars ?? PDF_TEXT_DEFAULTS.maxChars);
   const maxBytes = positiveInteger("maxBytes", options.maxBytes ?? PDF_TEXT_DEFAULTS.maxBytes);
   const timeoutMs = positiveInteger("timeoutMs", options.timeoutMs ?? PDF_TEXT_DEFAULTS.timeoutMs);
-  if (bytes.byteLength > maxBytes) {
-    throw new PdfTextError("pdfTooLarge", `the PDF is ${bytes.byteLength} bytes, over the ${maxBytes} read`);
-  }
+  if (bytes.byteLength > maxBytes) throw pdfTooLarge(bytes.byteLength, maxBytes);
   options.signal?.throwIfAborted();
   const { getDocument } = await getResolvedPDFJS();
   const deadline = AbortSignal.timeout(timeoutMs);

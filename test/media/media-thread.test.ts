@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type MediaThread, startMediaThread } from "../../src/app/media-exchange/client.js";
 import { createMediaExchanges } from "../../src/app/media-exchange/exchanges.js";
+import { heavyPdf } from "../../src/dev/index.js";
+import { extractPdfText, PDF_TEXT_DEFAULTS } from "../../src/documents/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { embeddedEnvConfig } from "../support/embedded-config.js";
 import { trackFakes } from "../support/fake-graph.js";
@@ -25,6 +27,7 @@ const VOICE_SHA256 = createHash("sha256").update(VOICE).digest("base64");
 async function threadFor(
   stt: { url: string } | undefined,
   extra: Record<string, string> = {},
+  pdfTimeoutMs?: number,
 ): Promise<MediaThread> {
   const graph = await startGraph();
   graph.fake.addMedia("voice-1", { bytes: VOICE, mimeType: "audio/ogg; codecs=opus" });
@@ -34,7 +37,11 @@ async function threadFor(
     ...(stt === undefined ? {} : { STT_BASE_URL: `${stt.url}/v1`, STT_API_KEY: STT_KEY }),
     ...extra,
   });
-  const thread = startMediaThread(config, { graphTimeoutMs: 5_000, logger });
+  const thread = startMediaThread(config, {
+    graphTimeoutMs: 5_000,
+    logger,
+    ...(pdfTimeoutMs === undefined ? {} : { pdfTimeoutMs }),
+  });
   cleanups.push(() => thread.close());
   return thread;
 }
@@ -79,6 +86,64 @@ describe("the media thread", () => {
       new AbortController().signal,
     );
     expect(transcript).toMatchObject({ text: VOICE_NOTES.en.text, provider: "primary" });
+  });
+
+  it("reads a PDF's text in the thread: the main thread's event loop stays free while pdf.js works", async () => {
+    const thread = await threadFor(undefined);
+    await thread.start();
+    const pdf = heavyPdf(20_000);
+    // The same reading on this thread, for contrast: pdf.js keeps its event loop busy the whole time.
+    const inline = performance.eventLoopUtilization();
+    const here = await extractPdfText(pdf);
+    expect(performance.eventLoopUtilization(inline).utilization).toBeGreaterThan(0.8);
+
+    const before = performance.eventLoopUtilization();
+    const read = await thread.pdfText(pdf, new AbortController().signal);
+    expect(performance.eventLoopUtilization(before).utilization).toBeLessThan(0.5);
+    expect(read).toEqual(here);
+    expect(read.text).toMatch(/^Transfer 0 NGN 0\.00 ref TRX0/);
+    expect(pdf.equals(heavyPdf(20_000))).toBe(true);
+  });
+
+  it("an abort ends a PDF reading's wait at once with the caller's reason, though pdf.js cannot hear it mid-page; the next PDF is read", async () => {
+    const thread = await threadFor(undefined);
+    await thread.start();
+    const turn = new AbortController();
+    const reason = new Error("the turn was cancelled");
+    const started = Date.now();
+    // Several seconds of one page: the thread hears nothing until it is done, so it is stopped.
+    const reading = thread.pdfText(heavyPdf(80_000), turn.signal);
+    setTimeout(() => turn.abort(reason), 200);
+    await expect(reading).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    const next = await thread.pdfText(heavyPdf(10), new AbortController().signal);
+    expect(next).toMatchObject({ pages: 1, pagesRead: 1, truncated: false });
+    expect(next.text).toContain("Transfer 9 NGN 333.00 ref TRX9");
+  });
+
+  it("a PDF reading past its time limit fails with SS_DOCUMENTS_PDF_TIMEOUT and stops its thread; the next PDF is read", async () => {
+    const thread = await threadFor(undefined, {}, 1_000);
+    await thread.start();
+    const started = Date.now();
+    await expect(thread.pdfText(heavyPdf(80_000), new AbortController().signal)).rejects.toMatchObject({
+      code: "SS_DOCUMENTS_PDF_TIMEOUT",
+    });
+    expect(Date.now() - started).toBeLessThan(2_500);
+    await expect(thread.pdfText(heavyPdf(10), new AbortController().signal)).resolves.toMatchObject({
+      pagesRead: 1,
+    });
+  });
+
+  it("a PDF over the reader's limit is refused before it is copied to the thread; a locked one keeps its code from there", async () => {
+    const thread = await threadFor(undefined);
+    const oversized = Buffer.alloc(PDF_TEXT_DEFAULTS.maxBytes + 1);
+    await expect(thread.pdfText(oversized, new AbortController().signal)).rejects.toMatchObject({
+      code: "SS_DOCUMENTS_PDF_TOO_LARGE",
+    });
+    const locked = readFileSync(new URL("../fixtures/media/order-invoice-locked.pdf", import.meta.url));
+    await expect(thread.pdfText(locked, new AbortController().signal)).rejects.toMatchObject({
+      code: "SS_DOCUMENTS_PDF_ENCRYPTED",
+    });
   });
 
   it("a failure in the thread keeps its code and message: a checksum mismatch is SS_MEDIA_CHECKSUM_MISMATCH", async () => {

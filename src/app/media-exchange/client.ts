@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { AppConfig } from "../../config/index.js";
+import { PDF_TEXT_DEFAULTS, type PdfText, pdfTimedOut, pdfTooLarge } from "../../documents/index.js";
 import { SharpsharpError } from "../../errors/index.js";
 import {
   type DownloadedMedia,
@@ -24,6 +25,14 @@ export interface MediaThread {
   start(): Promise<MediaExchangesPrepared>;
   download(tenantId: string, request: MediaDownloadRequest): Promise<DownloadedMedia>;
   transcribe(tenantId: string, audio: AudioToTranscribe, signal: AbortSignal): Promise<Transcript>;
+  /**
+   * The text of a PDF's first pages, read in the thread (the caller's bytes are copied there, and stay
+   * its own). An abort rejects at once with the signal's reason, and `pdfTimeoutMs` with
+   * SS_DOCUMENTS_PDF_TIMEOUT; a thread still parsing a moment later is stopped, failing its other
+   * calls with SS_MEDIA_THREAD_FAILED, and the next call starts another. So give PDFs a thread of
+   * their own.
+   */
+  pdfText(bytes: Uint8Array, signal: AbortSignal): Promise<PdfText>;
   /** Stops the thread; calls still waiting reject with SS_MEDIA_THREAD_FAILED. */
   close(): Promise<void>;
 }
@@ -31,6 +40,8 @@ export interface MediaThread {
 export interface MediaThreadOptions {
   readonly graphTimeoutMs: number;
   readonly logger: Logger;
+  /** A PDF's reading is given up after this long, ms; default PDF_TEXT_DEFAULTS.timeoutMs (5 s). */
+  readonly pdfTimeoutMs?: number;
   /** The thread's module; default the built `thread.js` beside this one. */
   readonly module?: URL;
 }
@@ -69,13 +80,15 @@ function threadModule(): URL {
 interface Waiting {
   readonly resolve: (answer: MediaThreadAnswer & { ok: true }) => void;
   readonly reject: (error: Error) => void;
+  /** The thread the call was posted to. */
+  readonly thread: Worker;
 }
 
 /**
- * Runs the media exchanges (Meta's lookup and download, speech to text) on a
- * worker thread, so a voice note's HTTP, hashing and parsing work does not
- * delay the text turns sharing the main thread. Bytes come back moved, not
- * copied, when they own their memory.
+ * Runs the media exchanges (Meta's lookup and download, speech to text, a
+ * PDF's text) on a worker thread, so a medium's HTTP, hashing and parsing
+ * work does not delay the text turns sharing the main thread. Bytes come
+ * back moved, not copied, when they own their memory.
  */
 export function startMediaThread(config: AppConfig, options: MediaThreadOptions): MediaThread {
   const data: MediaThreadData = { config, graphTimeoutMs: options.graphTimeoutMs };
@@ -84,11 +97,23 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
   // Settled by the thread's first message, or by its exit before that.
   let ready: Promise<MediaExchangesPrepared> | undefined;
   let closed = false;
+  // Threads stopped on purpose (a PDF reading that would not stop): their exit is expected.
+  const stopping = new WeakSet<Worker>();
   let nextId = 1;
+  const pdfTimeoutMs = options.pdfTimeoutMs ?? PDF_TEXT_DEFAULTS.timeoutMs;
 
-  const failAll = (error: Error) => {
-    for (const call of waiting.values()) call.reject(error);
-    waiting.clear();
+  /** Fails the calls posted to `thread`. */
+  const failAll = (error: Error, thread: Worker) => {
+    for (const [id, call] of waiting) {
+      if (call.thread !== thread) continue;
+      waiting.delete(id);
+      call.reject(error);
+    }
+  };
+  const pendingOn = (thread: Worker) => {
+    let pending = 0;
+    for (const call of waiting.values()) if (call.thread === thread) pending += 1;
+    return pending;
   };
 
   const start = (): Worker => {
@@ -108,7 +133,7 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
       const call = waiting.get(answer.id);
       if (call === undefined) return;
       waiting.delete(answer.id);
-      if (waiting.size === 0) thread.unref();
+      if (pendingOn(thread) === 0) thread.unref();
       if (answer.ok) call.resolve(answer);
       else call.reject(rebuilt(answer.failure));
     });
@@ -120,7 +145,14 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
       if (closed) {
         const stopped = new MediaThreadFailedError("the media thread was stopped");
         notLoaded(stopped);
-        return failAll(stopped);
+        return failAll(stopped, thread);
+      }
+      if (stopping.has(thread)) {
+        const stopped = new MediaThreadFailedError(
+          "the media thread was stopped in a PDF reading that would not end",
+        );
+        notLoaded(stopped);
+        return failAll(stopped, thread);
       }
       const why = failure === undefined ? `exit code ${exitCode}` : failure.message;
       options.logger.error(
@@ -129,7 +161,7 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
       );
       const stopped = new MediaThreadFailedError(`the media thread stopped (${why})`, failure);
       notLoaded(stopped);
-      failAll(stopped);
+      failAll(stopped, thread);
     });
     return thread;
   };
@@ -149,10 +181,26 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {
-      if (waiting.size === 0) thread.ref();
-      waiting.set(message.id, { resolve, reject });
+      if (pendingOn(thread) === 0) thread.ref();
+      waiting.set(message.id, { resolve, reject, thread });
       thread.postMessage(message);
     });
+  };
+
+  /** A call that `signal` cancels in the thread; an abort before it was posted is passed on too. */
+  const cancellable = async (
+    message: Extract<MediaThreadCall, { op: "transcribe" | "pdfText" }>,
+    signal: AbortSignal,
+  ): Promise<MediaThreadAnswer & { ok: true }> => {
+    const cancel = () => worker?.postMessage({ op: "abort", id: message.id } satisfies MediaThreadCall);
+    const answered = call(message);
+    if (signal.aborted) cancel();
+    else signal.addEventListener("abort", cancel, { once: true });
+    try {
+      return await answered;
+    } finally {
+      signal.removeEventListener("abort", cancel);
+    }
   };
 
   return {
@@ -173,27 +221,65 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
     },
     async transcribe(tenantId, audio, signal) {
       const id = nextId++;
-      const cancel = () => worker?.postMessage({ op: "abort", id } satisfies MediaThreadCall);
-      const answered = call({
-        op: "transcribe",
-        id,
-        tenantId,
-        audio: audio.audio,
-        mimeType: audio.mimeType,
-        ...(audio.language === undefined ? {} : { language: audio.language }),
-        ...(audio.fileName === undefined ? {} : { fileName: audio.fileName }),
+      const answer = await cancellable(
+        {
+          op: "transcribe",
+          id,
+          tenantId,
+          audio: audio.audio,
+          mimeType: audio.mimeType,
+          ...(audio.language === undefined ? {} : { language: audio.language }),
+          ...(audio.fileName === undefined ? {} : { fileName: audio.fileName }),
+        },
+        signal,
+      );
+      if (!("transcript" in answer))
+        throw new TypeError("the media thread answered a transcription with no text");
+      return answer.transcript;
+    },
+    async pdfText(bytes, signal) {
+      // Refused here rather than copied to the thread to be refused there (a document may be 100 MB).
+      if (bytes.byteLength > PDF_TEXT_DEFAULTS.maxBytes) throw pdfTooLarge(bytes.byteLength);
+      signal.throwIfAborted();
+      // pdf.js parses a page in one go, and the thread hears no abort and no deadline of its own until
+      // the page is done: the wait ends here, and a thread still busy then is stopped.
+      const deadline = new AbortController();
+      const stop = AbortSignal.any([signal, deadline.signal]);
+      const why = () => (signal.aborted ? signal.reason : pdfTimedOut());
+      const id = nextId++;
+      const answered = cancellable({ op: "pdfText", id, bytes }, stop);
+      // The thread the call went to (undefined when it could not be started: the call fails).
+      const thread = worker;
+      // The time limit is the reading's: it starts once the thread is up, not while it loads.
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
+      const arm = () => {
+        if (!settled) timer = setTimeout(() => deadline.abort(), pdfTimeoutMs).unref();
+      };
+      void (ready ?? Promise.resolve()).then(arm, arm);
+      return new Promise<PdfText>((resolve, reject) => {
+        const onStop = () => {
+          reject(why());
+          if (!waiting.has(id) || thread === undefined) return;
+          // Still parsing, deaf to the abort: stopped now, and the next call starts a thread of its own.
+          options.logger.warn("a PDF reading was stopped mid-page: its thread is stopped");
+          stopping.add(thread);
+          if (worker === thread) worker = undefined;
+          void thread.terminate();
+        };
+        stop.addEventListener("abort", onStop, { once: true });
+        answered
+          .then((answer) => {
+            if (!("pdfText" in answer)) throw new TypeError("the media thread answered a PDF with no text");
+            resolve(answer.pdfText);
+          })
+          .catch((error: unknown) => reject(stop.aborted ? why() : error))
+          .finally(() => {
+            settled = true;
+            clearTimeout(timer);
+            stop.removeEventListener("abort", onStop);
+          });
       });
-      // An abort before the call was posted is passed on too: the thread rejects as the transcriber would.
-      if (signal.aborted) cancel();
-      else signal.addEventListener("abort", cancel, { once: true });
-      try {
-        const answer = await answered;
-        if (!("transcript" in answer))
-          throw new TypeError("the media thread answered a transcription with no text");
-        return answer.transcript;
-      } finally {
-        signal.removeEventListener("abort", cancel);
-      }
     },
     async close() {
       closed = true;

@@ -1,4 +1,5 @@
 import type { AppConfig } from "../../config/index.js";
+import { extractPdfText, type PdfText } from "../../documents/index.js";
 import {
   createMediaDownloader,
   type DownloadedMedia,
@@ -31,7 +32,10 @@ export interface MediaExchangesPrepared {
   readonly transcribers: number;
 }
 
-/** The network exchanges of reading media: Meta's lookup and download, and speech to text. */
+/**
+ * The work of reading media that the turns must not wait behind: Meta's lookup and download, speech
+ * to text, and a PDF's text (pdf.js keeps a core busy for up to its 5 s limit on a large page).
+ */
 export interface MediaExchanges {
   /**
    * Sets up every tenant's downloads and speech to text, and loads the form encoder a transcription
@@ -42,6 +46,8 @@ export interface MediaExchanges {
   download(tenantId: string, request: MediaDownloadRequest): Promise<DownloadedMedia>;
   /** Rejects with a TypeError when the tenant has no speech to text (hasSpeechToText is false). */
   transcribe(tenantId: string, audio: AudioToTranscribe, signal: AbortSignal): Promise<Transcript>;
+  /** The text of a PDF's first pages (extractPdfText with its defaults); rejects with PdfTextError. */
+  pdfText(bytes: Uint8Array, signal: AbortSignal): Promise<PdfText>;
   close(): Promise<void>;
 }
 
@@ -150,6 +156,7 @@ export function createMediaExchanges(config: AppConfig, graphTimeoutMs: number):
         signal,
       );
     },
+    pdfText: (bytes, signal) => extractPdfText(bytes, { signal }),
     close: () => graph.close(),
   };
 }

@@ -1,4 +1,5 @@
 import type { AppConfig } from "../../config/index.js";
+import type { PdfText } from "../../documents/index.js";
 import type { DownloadedMedia, MediaDownloadRequest } from "../../media/index.js";
 import type { Transcript } from "../../speech/index.js";
 import type { MediaExchangesPrepared } from "./exchanges.js";
@@ -9,7 +10,7 @@ export interface MediaThreadData {
   readonly graphTimeoutMs: number;
 }
 
-/** A call from the turn thread to the media thread; `abort` cancels the transcription `id`. */
+/** A call from the turn thread to the media thread; `abort` cancels the transcription or PDF reading `id`. */
 export type MediaThreadCall =
   | {
       readonly op: "download";
@@ -26,6 +27,7 @@ export type MediaThreadCall =
       readonly language?: string;
       readonly fileName?: string;
     }
+  | { readonly op: "pdfText"; readonly id: number; readonly bytes: Uint8Array }
   | { readonly op: "abort"; readonly id: number };
 
 /** An error as it crosses the thread: what failureOf and the logs need, no stack, no cause. */
@@ -40,4 +42,5 @@ export type MediaThreadAnswer =
   | { readonly id: 0; readonly ok: true; readonly ready: MediaExchangesPrepared }
   | { readonly id: number; readonly ok: true; readonly downloaded: DownloadedMedia }
   | { readonly id: number; readonly ok: true; readonly transcript: Transcript }
+  | { readonly id: number; readonly ok: true; readonly pdfText: PdfText }
   | { readonly id: number; readonly ok: false; readonly failure: RelayedFailure };

@@ -4,8 +4,8 @@ import { createMediaExchanges } from "./exchanges.js";
 import type { MediaThreadAnswer, MediaThreadCall, MediaThreadData, RelayedFailure } from "./protocol.js";
 import { lowerThreadPriority, MEDIA_THREAD_NICE_STEPS } from "./thread-priority.js";
 
-// The media thread: Meta's media lookups and downloads and the speech calls run here, so their
-// parsing, hashing and HTTP work never lands between the turns on the main thread.
+// The media thread: Meta's media lookups and downloads, the speech calls and PDF text run here, so
+// their parsing, hashing and HTTP work never lands between the turns on the main thread.
 const port = parentPort;
 if (port === null) throw new Error("the media thread runs only as a worker thread");
 // Below the event loop's thread, so the turns get a core first when both want one. What it does to text
@@ -13,7 +13,8 @@ if (port === null) throw new Error("the media thread runs only as a worker threa
 lowerThreadPriority(MEDIA_THREAD_NICE_STEPS);
 const { config, graphTimeoutMs } = workerData as MediaThreadData;
 const exchanges = createMediaExchanges(config, graphTimeoutMs);
-const transcriptions = new Map<number, AbortController>();
+// The calls an abort can stop: transcriptions and PDF readings.
+const cancellable = new Map<number, AbortController>();
 
 function relayable(error: unknown): RelayedFailure {
   if (!(error instanceof Error)) return { name: "Error", message: String(error) };
@@ -35,9 +36,13 @@ async function answer(call: Exclude<MediaThreadCall, { op: "abort" }>): Promise<
       const downloaded = await exchanges.download(call.tenantId, call.request);
       reply = { id: call.id, ok: true, downloaded };
       transfer = transferable(downloaded.bytes);
+    } else if (call.op === "pdfText") {
+      const controller = new AbortController();
+      cancellable.set(call.id, controller);
+      reply = { id: call.id, ok: true, pdfText: await exchanges.pdfText(call.bytes, controller.signal) };
     } else {
       const controller = new AbortController();
-      transcriptions.set(call.id, controller);
+      cancellable.set(call.id, controller);
       const { audio, mimeType, language, fileName } = call;
       const transcript = await exchanges.transcribe(
         call.tenantId,
@@ -54,13 +59,13 @@ async function answer(call: Exclude<MediaThreadCall, { op: "abort" }>): Promise<
   } catch (error) {
     reply = { id: call.id, ok: false, failure: relayable(error) };
   } finally {
-    transcriptions.delete(call.id);
+    cancellable.delete(call.id);
   }
   port?.postMessage(reply, transfer);
 }
 
 port.on("message", (call: MediaThreadCall) => {
-  if (call.op === "abort") transcriptions.get(call.id)?.abort();
+  if (call.op === "abort") cancellable.get(call.id)?.abort();
   else void answer(call);
 });
 
