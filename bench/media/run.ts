@@ -9,6 +9,8 @@
  * first) so that drift over the session (a warmer page cache, a fuller Redis) favours neither side; the
  * verdict compares the medians of the rounds' p99s, and then the p99 of every text turn of all rounds
  * pooled by kind.
+ * With --medium pdf the media are PDFs instead (a first page of --pdf-lines text runs, built by
+ * heavyPdf, read by pdf.js), at the same --voice-per-minute: what reading documents does to text turns.
  * With --control each round also runs the mixed schedule with every voice note replaced by a text
  * message (its transcript, from a customer of its own): the same added load without media work, so a
  * rise in text p99 can be told apart as media's or as load's.
@@ -19,7 +21,7 @@
  *
  *   node dist/bench/media/run.js [--mode embedded|redis|both] [--duration 300] [--baseline <duration>]
  *     [--rounds 1] [--control] [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
- *     [--dump <file prefix>]
+ *     [--medium voice|pdf] [--pdf-lines 20000] [--dump <file prefix>]
  *
  * --dump writes each run's messages (kind, send time, reply times) to `<prefix>.<mode>.<kind>.jsonl` (kind:
  * text, mixed or control; a later round overwrites an earlier one), to look for what the slow replies have
@@ -36,7 +38,7 @@ import { parseArgs } from "node:util";
 import { build, type Histogram } from "hdr-histogram-js";
 import { Redis } from "ioredis";
 import { Pool } from "undici";
-import { createFakeGraphApi, mixedWebhook } from "../../src/dev/index.js";
+import { createFakeGraphApi, heavyPdf, mixedWebhook } from "../../src/dev/index.js";
 import { signatureFor } from "../../src/ingress/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import { deletePrefix } from "../e2e/delete-prefix.js";
@@ -55,6 +57,8 @@ const { values } = parseArgs({
     "text-rate": { type: "string", default: "100" },
     "voice-per-minute": { type: "string", default: "200" },
     "stt-latency": { type: "string", default: "1000,2000" },
+    medium: { type: "string", default: "voice" },
+    "pdf-lines": { type: "string", default: "20000" },
     redis: { type: "string", default: "redis://127.0.0.1:6379" },
     port: { type: "string", default: "3031" },
     // Writes every message's kind, send time and reply times as JSON lines (see above).
@@ -67,6 +71,12 @@ const TOKEN = "bench-media-token";
 const PHONE_NUMBER_ID = "106540352242922";
 const VOICE = readFileSync(new URL("../../../test/fixtures/media/voice-note-pidgin.ogg", import.meta.url));
 const VOICE_SHA = createHash("sha256").update(VOICE).digest("base64");
+const PDFS = values.medium === "pdf";
+if (!PDFS && values.medium !== "voice") throw new Error(`--medium is voice or pdf, not "${values.medium}"`);
+const PDF = heavyPdf(Number(values["pdf-lines"]));
+const PDF_SHA = createHash("sha256").update(PDF).digest("base64");
+/** What the runs' media are called in the output. */
+const MEDIA = PDFS ? "PDFs" : "voice notes";
 const TRANSCRIPT = "I transfer fifteen thousand naira since morning, my account never credit.";
 
 interface Sent {
@@ -193,6 +203,21 @@ async function runOnce(
       let body: Buffer;
       if (kind === "voice" && voiceAsText) {
         body = mixedWebhook([{ wamid, from: customer, timestamp, text: TRANSCRIPT }]);
+      } else if (kind === "voice" && PDFS) {
+        const mediaId = `${prefix}-${n}`;
+        graph.addMedia(mediaId, { bytes: PDF, mimeType: "application/pdf" });
+        body = mixedWebhook([
+          {
+            kind: "document",
+            wamid,
+            from: customer,
+            timestamp,
+            mediaId,
+            mimeType: "application/pdf",
+            sha256: PDF_SHA,
+            filename: "statement.pdf",
+          },
+        ]);
       } else if (kind === "voice") {
         const mediaId = `${prefix}-${n}`;
         graph.addMedia(mediaId, { bytes: VOICE, mimeType: "audio/ogg; codecs=opus" });
@@ -332,9 +357,10 @@ async function transcriptionsAt(sttUrl: string): Promise<number> {
   return records.filter((record) => record.path?.includes("transcriptions") === true).length;
 }
 
-function report(label: string, r: RunResult) {
+function report(kind: string, r: RunResult) {
+  const label = kind.replace("voice notes", MEDIA);
   process.stdout.write(
-    `${r.mode} ${label} (${r.seconds} s): ${r.text} text + ${r.voice} voice notes, non-200 ${r.non200}; ` +
+    `${r.mode} ${label} (${r.seconds} s): ${r.text} text + ${r.voice} ${MEDIA}, non-200 ${r.non200}; ` +
       `replies ${r.replies}, missing ${r.missing}, doubled ${r.doubled}; text p50 ${r.textP50} ms p99 ${r.textP99} ms; ` +
       `voice p50 ${r.voiceP50} ms p99 ${r.voiceP99} ms; transcriptions ${r.transcriptions}; ` +
       `peak RSS MiB ${JSON.stringify(r.peakRssMiB)}; CPU s ${JSON.stringify(r.cpuSeconds)}; ` +
@@ -383,7 +409,7 @@ for (const mode of modes) {
   const change = before === 0 ? 0 : (after - before) / before;
   process.stdout.write(
     `${mode}: text p99 ${before} → ${after} ms (${(change * 100).toFixed(0)}%)` +
-      `${rounds === 1 ? "" : `, medians of ${rounds} rounds (text only ${textOnly.join(", ")}; with voice notes ${mixed.join(", ")})`}\n`,
+      `${rounds === 1 ? "" : `, medians of ${rounds} rounds (text only ${textOnly.join(", ")}; with ${MEDIA} ${mixed.join(", ")})`}\n`,
   );
   if (rounds > 1) {
     // One p99 over every text turn of a kind, all rounds together: steadier than a median of
