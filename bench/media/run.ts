@@ -70,11 +70,18 @@ const SECRET = "bench-media-secret";
 const TOKEN = "bench-media-token";
 const PHONE_NUMBER_ID = "106540352242922";
 const VOICE = readFileSync(new URL("../../../test/fixtures/media/voice-note-pidgin.ogg", import.meta.url));
-const VOICE_SHA = createHash("sha256").update(VOICE).digest("base64");
 const PDFS = values.medium === "pdf";
 if (!PDFS && values.medium !== "voice") throw new Error(`--medium is voice or pdf, not "${values.medium}"`);
-const PDF = heavyPdf(Number(values["pdf-lines"]));
-const PDF_SHA = createHash("sha256").update(PDF).digest("base64");
+/** The media the mixed runs send: the Pidgin voice note, or a PDF with a heavy first page. */
+const MEDIUM = (() => {
+  const bytes = PDFS ? heavyPdf(Number(values["pdf-lines"])) : VOICE;
+  return {
+    kind: PDFS ? ("document" as const) : ("audio" as const),
+    bytes,
+    mimeType: PDFS ? "application/pdf" : "audio/ogg; codecs=opus",
+    sha256: createHash("sha256").update(bytes).digest("base64"),
+  };
+})();
 /** What the runs' media are called in the output. */
 const MEDIA = PDFS ? "PDFs" : "voice notes";
 const TRANSCRIPT = "I transfer fifteen thousand naira since morning, my account never credit.";
@@ -203,33 +210,19 @@ async function runOnce(
       let body: Buffer;
       if (kind === "voice" && voiceAsText) {
         body = mixedWebhook([{ wamid, from: customer, timestamp, text: TRANSCRIPT }]);
-      } else if (kind === "voice" && PDFS) {
-        const mediaId = `${prefix}-${n}`;
-        graph.addMedia(mediaId, { bytes: PDF, mimeType: "application/pdf" });
-        body = mixedWebhook([
-          {
-            kind: "document",
-            wamid,
-            from: customer,
-            timestamp,
-            mediaId,
-            mimeType: "application/pdf",
-            sha256: PDF_SHA,
-            filename: "statement.pdf",
-          },
-        ]);
       } else if (kind === "voice") {
         const mediaId = `${prefix}-${n}`;
-        graph.addMedia(mediaId, { bytes: VOICE, mimeType: "audio/ogg; codecs=opus" });
+        graph.addMedia(mediaId, { bytes: MEDIUM.bytes, mimeType: MEDIUM.mimeType });
         body = mixedWebhook([
           {
-            kind: "audio",
+            kind: MEDIUM.kind,
             wamid,
             from: customer,
             timestamp,
             mediaId,
-            mimeType: "audio/ogg; codecs=opus",
-            sha256: VOICE_SHA,
+            mimeType: MEDIUM.mimeType,
+            sha256: MEDIUM.sha256,
+            ...(MEDIUM.kind === "document" ? { filename: "statement.pdf" } : {}),
           },
         ]);
       } else {
