@@ -27,7 +27,7 @@ import type { GraphApiClient, InboundMessage } from "../whatsapp/index.js";
 import type { JobHandlers, WorkerPorts } from "./backends/backend.js";
 import { openCampaignStores, wireCampaigns } from "./campaigns.js";
 import { createGraphClients } from "./graph-clients.js";
-import { startMediaThread } from "./media-exchange/client.js";
+import { DOCUMENT_THREAD_HEAP_MB, startMediaThread } from "./media-exchange/client.js";
 import { createMediaReading, purgeKeptMedia } from "./media-reading.js";
 import { type MessageLog, openMessageLog, retentionDaysOf } from "./message-log.js";
 import { closeWithinGrace, createCloseStack } from "./process-lifecycle.js";
@@ -162,10 +162,13 @@ export async function startPipeline(
       },
     );
     // PDFs on a thread of their own, started at the first one: a reading that will not end stops its
-    // thread, which must not take voice notes' downloads and transcriptions down with it.
+    // thread, which must not take voice notes' downloads and transcriptions down with it. Its heap is
+    // capped, so a document that would take gigabytes stops that thread instead of the process.
     const documentThread = startMediaThread(config, {
       graphTimeoutMs: options.graphTimeoutMs ?? GRAPH_SEND_TIMEOUT_MS,
       logger,
+      maxHeapMb: DOCUMENT_THREAD_HEAP_MB,
+      documents: true,
     });
     opened.push(() => documentThread.close());
     const media = await createMediaReading(config, {

@@ -3,6 +3,7 @@ export { documentsErrorCatalog, PdfTextError, type PdfTextProblem } from "./erro
 export { flattenForModel, formatByteSize, MAX_QUOTED_CHARS, quoteForModel } from "./media-label.js";
 export {
   extractPdfText,
+  loadPdfReader,
   PDF_TEXT_DEFAULTS,
   type PdfText,
   type PdfTextOptions,

@@ -42,6 +42,11 @@ export function pdfTooLarge(size: number, maxBytes: number = PDF_TEXT_DEFAULTS.m
   return new PdfTextError("pdfTooLarge", `the PDF is ${size} bytes, over the ${maxBytes} read`);
 }
 
+/** Loads pdf.js now, so that the first reading does not pay for it (a thread that reads PDFs, at start). */
+export async function loadPdfReader(): Promise<void> {
+  await getResolvedPDFJS();
+}
+
 /** A reading stopped at its time limit. */
 export function pdfTimedOut(cause?: unknown): PdfTextError {
   return new PdfTextError("pdfTimeout", "reading the PDF took too long", cause);

@@ -20,6 +20,9 @@ afterEach(async () => {
 });
 
 const logger = createLogger({ level: "silent" });
+// The thread runs ten nice steps down: beside a busy suite it gets a tenth of a core, and a heavy PDF
+// (and the thread's start) takes ten times as long as on a quiet machine.
+const HEAVY_PDF_TEST_MS = 60_000;
 const VOICE = readVoiceNote("en");
 const VOICE_SHA256 = createHash("sha256").update(VOICE).digest("base64");
 
@@ -27,7 +30,7 @@ const VOICE_SHA256 = createHash("sha256").update(VOICE).digest("base64");
 async function threadFor(
   stt: { url: string } | undefined,
   extra: Record<string, string> = {},
-  pdfTimeoutMs?: number,
+  limits: { pdfTimeoutMs?: number; maxHeapMb?: number; documents?: boolean } = {},
 ): Promise<MediaThread> {
   const graph = await startGraph();
   graph.fake.addMedia("voice-1", { bytes: VOICE, mimeType: "audio/ogg; codecs=opus" });
@@ -40,7 +43,7 @@ async function threadFor(
   const thread = startMediaThread(config, {
     graphTimeoutMs: 5_000,
     logger,
-    ...(pdfTimeoutMs === undefined ? {} : { pdfTimeoutMs }),
+    ...limits,
   });
   cleanups.push(() => thread.close());
   return thread;
@@ -88,54 +91,84 @@ describe("the media thread", () => {
     expect(transcript).toMatchObject({ text: VOICE_NOTES.en.text, provider: "primary" });
   });
 
-  it("reads a PDF's text in the thread: the main thread's event loop stays free while pdf.js works", async () => {
-    const thread = await threadFor(undefined);
-    await thread.start();
-    const pdf = heavyPdf(20_000);
-    // The same reading on this thread, for contrast: pdf.js keeps its event loop busy the whole time.
-    const inline = performance.eventLoopUtilization();
-    const here = await extractPdfText(pdf);
-    expect(performance.eventLoopUtilization(inline).utilization).toBeGreaterThan(0.8);
+  it(
+    "reads a PDF's text in the thread: the main thread's event loop stays free while pdf.js works",
+    async () => {
+      const thread = await threadFor(undefined, {}, { documents: true });
+      await thread.start();
+      const pdf = heavyPdf(10_000);
+      // The same reading on this thread, for contrast: pdf.js keeps its event loop busy the whole time.
+      const inline = performance.eventLoopUtilization();
+      const here = await extractPdfText(pdf);
+      expect(performance.eventLoopUtilization(inline).utilization).toBeGreaterThan(0.8);
 
-    const before = performance.eventLoopUtilization();
-    const read = await thread.pdfText(pdf, new AbortController().signal);
-    expect(performance.eventLoopUtilization(before).utilization).toBeLessThan(0.5);
-    expect(read).toEqual(here);
-    expect(read.text).toMatch(/^Transfer 0 NGN 0\.00 ref TRX0/);
-    expect(pdf.equals(heavyPdf(20_000))).toBe(true);
-  });
+      const before = performance.eventLoopUtilization();
+      const read = await thread.pdfText(pdf, new AbortController().signal);
+      expect(performance.eventLoopUtilization(before).utilization).toBeLessThan(0.5);
+      expect(read).toEqual(here);
+      expect(read.text).toMatch(/^Transfer 0 NGN 0\.00 ref TRX0/);
+      expect(pdf.equals(heavyPdf(10_000))).toBe(true);
+    },
+    HEAVY_PDF_TEST_MS,
+  );
 
-  it("an abort ends a PDF reading's wait at once with the caller's reason, though pdf.js cannot hear it mid-page; the next PDF is read", async () => {
-    const thread = await threadFor(undefined);
-    await thread.start();
-    const turn = new AbortController();
-    const reason = new Error("the turn was cancelled");
-    const started = Date.now();
-    // Several seconds of one page: the thread hears nothing until it is done, so it is stopped.
-    const reading = thread.pdfText(heavyPdf(80_000), turn.signal);
-    setTimeout(() => turn.abort(reason), 200);
-    await expect(reading).rejects.toBe(reason);
-    expect(Date.now() - started).toBeLessThan(1_500);
-    const next = await thread.pdfText(heavyPdf(10), new AbortController().signal);
-    expect(next).toMatchObject({ pages: 1, pagesRead: 1, truncated: false });
-    expect(next.text).toContain("Transfer 9 NGN 333.00 ref TRX9");
-  });
+  it(
+    "an abort ends a PDF reading's wait at once with the caller's reason, though pdf.js cannot hear it mid-page; the next PDF is read",
+    async () => {
+      const thread = await threadFor(undefined, {}, { documents: true });
+      await thread.start();
+      const turn = new AbortController();
+      const reason = new Error("the turn was cancelled");
+      const started = Date.now();
+      // Several seconds of one page: the thread hears nothing until it is done, so it is stopped.
+      const reading = thread.pdfText(heavyPdf(80_000), turn.signal);
+      setTimeout(() => turn.abort(reason), 200);
+      await expect(reading).rejects.toBe(reason);
+      expect(Date.now() - started).toBeLessThan(1_500);
+      const next = await thread.pdfText(heavyPdf(10), new AbortController().signal);
+      expect(next).toMatchObject({ pages: 1, pagesRead: 1, truncated: false });
+      expect(next.text).toContain("Transfer 9 NGN 333.00 ref TRX9");
+    },
+    HEAVY_PDF_TEST_MS,
+  );
 
-  it("a PDF reading past its time limit fails with SS_DOCUMENTS_PDF_TIMEOUT and stops its thread; the next PDF is read", async () => {
-    const thread = await threadFor(undefined, {}, 1_000);
-    await thread.start();
-    const started = Date.now();
-    await expect(thread.pdfText(heavyPdf(80_000), new AbortController().signal)).rejects.toMatchObject({
-      code: "SS_DOCUMENTS_PDF_TIMEOUT",
-    });
-    expect(Date.now() - started).toBeLessThan(2_500);
-    await expect(thread.pdfText(heavyPdf(10), new AbortController().signal)).resolves.toMatchObject({
-      pagesRead: 1,
-    });
-  });
+  it(
+    "a PDF reading past its time limit fails with SS_DOCUMENTS_PDF_TIMEOUT and stops its thread; the next PDF is read",
+    async () => {
+      const thread = await threadFor(undefined, {}, { documents: true, pdfTimeoutMs: 1_500 });
+      await thread.start();
+      const started = Date.now();
+      await expect(thread.pdfText(heavyPdf(150_000), new AbortController().signal)).rejects.toMatchObject({
+        code: "SS_DOCUMENTS_PDF_TIMEOUT",
+      });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      await expect(thread.pdfText(heavyPdf(10), new AbortController().signal)).resolves.toMatchObject({
+        pagesRead: 1,
+      });
+    },
+    HEAVY_PDF_TEST_MS,
+  );
+
+  it(
+    "a PDF whose reading outgrows the thread's heap stops that thread, not the process: SS_MEDIA_THREAD_FAILED, and the next PDF is read",
+    async () => {
+      // No time limit in reach: on a busy machine the niced thread would hit it first.
+      const thread = await threadFor(undefined, {}, { documents: true, maxHeapMb: 40, pdfTimeoutMs: 60_000 });
+      await thread.start();
+      // 100,000 text runs on one page take pdf.js well over 100 MiB of heap.
+      await expect(thread.pdfText(heavyPdf(100_000), new AbortController().signal)).rejects.toMatchObject({
+        code: "SS_MEDIA_THREAD_FAILED",
+        message: expect.stringMatching(/memory/i),
+      });
+      await expect(thread.pdfText(heavyPdf(10), new AbortController().signal)).resolves.toMatchObject({
+        pagesRead: 1,
+      });
+    },
+    HEAVY_PDF_TEST_MS,
+  );
 
   it("a PDF over the reader's limit is refused before it is copied to the thread; a locked one keeps its code from there", async () => {
-    const thread = await threadFor(undefined);
+    const thread = await threadFor(undefined, {}, { documents: true });
     const oversized = Buffer.alloc(PDF_TEXT_DEFAULTS.maxBytes + 1);
     await expect(thread.pdfText(oversized, new AbortController().signal)).rejects.toMatchObject({
       code: "SS_DOCUMENTS_PDF_TOO_LARGE",

@@ -42,6 +42,13 @@ export interface MediaThreadOptions {
   readonly logger: Logger;
   /** A PDF's reading is given up after this long, ms; default PDF_TEXT_DEFAULTS.timeoutMs (5 s). */
   readonly pdfTimeoutMs?: number;
+  /**
+   * The thread's old-generation heap limit, MiB; default none (V8's own). A thread past it is stopped
+   * by Node, not the process: its calls fail with SS_MEDIA_THREAD_FAILED and the next call starts another.
+   */
+  readonly maxHeapMb?: number;
+  /** A thread for PDFs: it loads pdf.js before it is ready (a reading's time limit starts then). */
+  readonly documents?: boolean;
   /** The thread's module; default the built `thread.js` beside this one. */
   readonly module?: URL;
 }
@@ -77,6 +84,13 @@ function threadModule(): URL {
   );
 }
 
+/**
+ * The document thread's heap limit, MiB. Reading the first page of `heavyPdf(20_000)` took 57 MiB of a
+ * thread's heap, and of `heavyPdf(200_000)` 284 MiB over 7.6 s (past the 5 s limit anyway); invoices and
+ * statements take far less. Several heavy PDFs at once stop the thread here rather than the process.
+ */
+export const DOCUMENT_THREAD_HEAP_MB = 256;
+
 interface Waiting {
   readonly resolve: (answer: MediaThreadAnswer & { ok: true }) => void;
   readonly reject: (error: Error) => void;
@@ -91,7 +105,11 @@ interface Waiting {
  * back moved, not copied, when they own their memory.
  */
 export function startMediaThread(config: AppConfig, options: MediaThreadOptions): MediaThread {
-  const data: MediaThreadData = { config, graphTimeoutMs: options.graphTimeoutMs };
+  const data: MediaThreadData = {
+    config,
+    graphTimeoutMs: options.graphTimeoutMs,
+    ...(options.documents === true ? { documents: true } : {}),
+  };
   const waiting = new Map<number, Waiting>();
   let worker: Worker | undefined;
   // Settled by the thread's first message, or by its exit before that.
@@ -117,7 +135,12 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
   };
 
   const start = (): Worker => {
-    const thread = new Worker(options.module ?? threadModule(), { workerData: data });
+    const thread = new Worker(options.module ?? threadModule(), {
+      workerData: data,
+      ...(options.maxHeapMb === undefined
+        ? {}
+        : { resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb } }),
+    });
     thread.unref();
     let failure: Error | undefined;
     let loaded: (prepared: MediaExchangesPrepared) => void = () => {};
@@ -250,7 +273,8 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
       const answered = cancellable({ op: "pdfText", id, bytes }, stop);
       // The thread the call went to (undefined when it could not be started: the call fails).
       const thread = worker;
-      // The time limit is the reading's: it starts once the thread is up, not while it loads.
+      // The time limit is the reading's: it starts once the thread is up (with pdf.js loaded, for a
+      // thread started with `documents`), not while it loads.
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
       const arm = () => {

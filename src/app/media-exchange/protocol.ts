@@ -8,6 +8,8 @@ import type { MediaExchangesPrepared } from "./exchanges.js";
 export interface MediaThreadData {
   readonly config: AppConfig;
   readonly graphTimeoutMs: number;
+  /** A thread for PDFs: pdf.js is loaded before it says it is ready. */
+  readonly documents?: boolean;
 }
 
 /** A call from the turn thread to the media thread; `abort` cancels the transcription or PDF reading `id`. */

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from "node:worker_threads";
+import { loadPdfReader } from "../../documents/index.js";
 import { SharpsharpError } from "../../errors/index.js";
 import { createMediaExchanges } from "./exchanges.js";
 import type { MediaThreadAnswer, MediaThreadCall, MediaThreadData, RelayedFailure } from "./protocol.js";
@@ -11,7 +12,7 @@ if (port === null) throw new Error("the media thread runs only as a worker threa
 // Below the event loop's thread, so the turns get a core first when both want one. What it does to text
 // p99 beside voice notes was within the run-to-run spread of two-minute pairs (bench/RESULTS.md).
 lowerThreadPriority(MEDIA_THREAD_NICE_STEPS);
-const { config, graphTimeoutMs } = workerData as MediaThreadData;
+const { config, graphTimeoutMs, documents } = workerData as MediaThreadData;
 const exchanges = createMediaExchanges(config, graphTimeoutMs);
 // The calls an abort can stop: transcriptions and PDF readings.
 const cancellable = new Map<number, AbortController>();
@@ -72,4 +73,7 @@ port.on("message", (call: MediaThreadCall) => {
 // Ready once every tenant's exchanges are set up; were that to fail, the thread still serves (each
 // medium sets up its tenant again), it only reports nothing prepared.
 const ready = await exchanges.prepare().catch(() => ({ downloads: 0, transcribers: 0 }));
+// A reading's time limit starts at ready: loading pdf.js (a fifth of a second of a core, more on a
+// busy machine for a thread this far down) is not the first PDF's to pay. A failure shows at that PDF.
+if (documents === true) await loadPdfReader().catch(() => {});
 port.postMessage({ id: 0, ok: true, ready } satisfies MediaThreadAnswer);
