@@ -32,7 +32,7 @@ export interface MediaReadingDeps {
   /** The tenants' model, for reading pictures (`media.vision`); undefined without an LLM. */
   readonly llm: LlmClient | undefined;
   readonly graphClientFor: (tenantId: string) => GraphApiClient;
-  /** Meta's media lookups and downloads, speech to text and PDF text (the media thread). */
+  /** Meta's media lookups and downloads and speech to text (the media thread), PDF text (the document thread). */
   readonly exchanges: Pick<MediaExchanges, "download" | "transcribe" | "pdfText">;
   readonly state: ConversationStateStore;
   /** The message log, when there is one: each reading is kept beside its message. */

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type MediaThread, startMediaThread } from "../../src/app/media-exchange/client.js";
 import { createMediaExchanges } from "../../src/app/media-exchange/exchanges.js";
+import { MEDIA_THREAD_NICE_STEPS } from "../../src/app/media-exchange/thread-priority.js";
 import { heavyPdf } from "../../src/dev/index.js";
 import { extractPdfText, PDF_TEXT_DEFAULTS } from "../../src/documents/index.js";
 import { createLogger } from "../../src/observability/index.js";
@@ -263,7 +264,7 @@ describe("the media thread", () => {
       const thread = await threadFor(undefined);
       await thread.start();
       const started = readdirSync("/proc/self/task").filter((tid) => !before.has(tid));
-      expect(started.map(niceOf)).toContain(Math.min(19, mainNice + 10));
+      expect(started.map(niceOf)).toContain(Math.min(19, mainNice + MEDIA_THREAD_NICE_STEPS));
       expect(niceOf(String(process.pid))).toBe(mainNice);
       expect(getPriority(0)).toBe(mainNice);
     },

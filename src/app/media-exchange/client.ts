@@ -28,7 +28,7 @@ export interface MediaThread {
   /**
    * The text of a PDF's first pages, read in the thread (the caller's bytes are copied there, and stay
    * its own). An abort rejects at once with the signal's reason, and `pdfTimeoutMs` with
-   * SS_DOCUMENTS_PDF_TIMEOUT; a thread still parsing a moment later is stopped, failing its other
+   * SS_DOCUMENTS_PDF_TIMEOUT; a thread that has not answered by then is stopped, failing its other
    * calls with SS_MEDIA_THREAD_FAILED, and the next call starts another. So give PDFs a thread of
    * their own.
    */
@@ -172,7 +172,7 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
       }
       if (stopping.has(thread)) {
         const stopped = new MediaThreadFailedError(
-          "the media thread was stopped in a PDF reading that would not end",
+          "the media thread was stopped in the middle of a PDF reading",
         );
         notLoaded(stopped);
         return failAll(stopped, thread);
