@@ -151,6 +151,36 @@ describe("the media thread", () => {
   );
 
   it(
+    "PDFs are read one at a time: one waiting behind a reading that runs out of time is read in full, on the next thread",
+    async () => {
+      const thread = await threadFor(undefined, {}, { documents: true, pdfTimeoutMs: 1_500 });
+      await thread.start();
+      const first = thread.pdfText(heavyPdf(150_000), new AbortController().signal);
+      first.catch(() => {});
+      // Sent once the first is deep in its page, which the thread does in one step.
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const second = thread.pdfText(heavyPdf(10), new AbortController().signal);
+      await expect(first).rejects.toMatchObject({ code: "SS_DOCUMENTS_PDF_TIMEOUT" });
+      // Posted beside the first, it would have waited in the same thread and gone down with it.
+      await expect(second).resolves.toMatchObject({ pagesRead: 1, truncated: false });
+    },
+    HEAVY_PDF_TEST_MS,
+  );
+
+  it("a PDF whose turn ends while it waits for the one before leaves the line at once, and the next one is read", async () => {
+    const thread = await threadFor(undefined, {}, { documents: true });
+    await thread.start();
+    const first = thread.pdfText(heavyPdf(2_000), new AbortController().signal);
+    const gone = new AbortController();
+    const waiting = thread.pdfText(heavyPdf(10), gone.signal);
+    const third = thread.pdfText(heavyPdf(10), new AbortController().signal);
+    gone.abort(new Error("the turn ended"));
+    await expect(waiting).rejects.toThrow("the turn ended");
+    await expect(first).resolves.toMatchObject({ pagesRead: 1 });
+    await expect(third).resolves.toMatchObject({ pagesRead: 1 });
+  });
+
+  it(
     "a PDF whose reading outgrows the thread's heap stops that thread, not the process: SS_MEDIA_THREAD_FAILED, and the next PDF is read",
     async () => {
       // No time limit in reach: on a busy machine the niced thread would hit it first.

@@ -226,6 +226,78 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
     }
   };
 
+  /** One PDF reading on the thread (see pdfText); the caller holds the PDF turn. */
+  const readPdf = (bytes: Uint8Array, signal: AbortSignal): Promise<PdfText> => {
+    // pdf.js parses a page in one go, and the thread hears no abort and no deadline of its own until
+    // the page is done: the wait ends here, and a thread still busy then is stopped.
+    const deadline = new AbortController();
+    const stop = AbortSignal.any([signal, deadline.signal]);
+    const why = () => (signal.aborted ? signal.reason : pdfTimedOut());
+    const id = nextId++;
+    const answered = cancellable({ op: "pdfText", id, bytes }, stop);
+    // The thread the call went to (undefined when it could not be started: the call fails).
+    const thread = worker;
+    // The time limit is the reading's: it starts once the thread is up (with pdf.js loaded, for a
+    // thread started with `documents`), not while it loads.
+    let timer: NodeJS.Timeout | undefined;
+    let settled = false;
+    const arm = () => {
+      if (!settled) timer = setTimeout(() => deadline.abort(), pdfTimeoutMs).unref();
+    };
+    void (ready ?? Promise.resolve()).then(arm, arm);
+    return new Promise<PdfText>((resolve, reject) => {
+      const onStop = () => {
+        reject(why());
+        if (!waiting.has(id) || thread === undefined) return;
+        // Still parsing, deaf to the abort: stopped now, and the next call starts a thread of its own.
+        options.logger.warn("a PDF reading was stopped mid-page: its thread is stopped");
+        stopping.add(thread);
+        if (worker === thread) worker = undefined;
+        void thread.terminate();
+      };
+      stop.addEventListener("abort", onStop, { once: true });
+      answered
+        .then((answer) => {
+          if (!("pdfText" in answer)) throw new TypeError("the media thread answered a PDF with no text");
+          resolve(answer.pdfText);
+        })
+        .catch((error: unknown) => reject(stop.aborted ? why() : error))
+        .finally(() => {
+          settled = true;
+          clearTimeout(timer);
+          stop.removeEventListener("abort", onStop);
+        });
+    });
+  };
+
+  // One PDF at a time: pdf.js parses a page in one step, so a second reading would only wait inside the
+  // thread with its time limit running, and reaching it would stop the thread under the first.
+  let pdfLine: Promise<void> = Promise.resolve();
+  /** Resolves, with the function that passes the turn on, once the earlier readings have ended. */
+  const pdfTurn = async (signal: AbortSignal): Promise<() => void> => {
+    const earlier = pdfLine;
+    let passOn: () => void = () => {};
+    pdfLine = new Promise<void>((resolve) => {
+      passOn = resolve;
+    });
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      await Promise.race([earlier, aborted]);
+      return passOn;
+    } catch (error) {
+      // Gone while waiting: the turn still passes on in order, once the earlier readings end.
+      void earlier.then(passOn);
+      throw error;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  };
+
   return {
     start() {
       try {
@@ -264,46 +336,12 @@ export function startMediaThread(config: AppConfig, options: MediaThreadOptions)
       // Refused here rather than copied to the thread to be refused there (a document may be 100 MB).
       if (bytes.byteLength > PDF_TEXT_DEFAULTS.maxBytes) throw pdfTooLarge(bytes.byteLength);
       signal.throwIfAborted();
-      // pdf.js parses a page in one go, and the thread hears no abort and no deadline of its own until
-      // the page is done: the wait ends here, and a thread still busy then is stopped.
-      const deadline = new AbortController();
-      const stop = AbortSignal.any([signal, deadline.signal]);
-      const why = () => (signal.aborted ? signal.reason : pdfTimedOut());
-      const id = nextId++;
-      const answered = cancellable({ op: "pdfText", id, bytes }, stop);
-      // The thread the call went to (undefined when it could not be started: the call fails).
-      const thread = worker;
-      // The time limit is the reading's: it starts once the thread is up (with pdf.js loaded, for a
-      // thread started with `documents`), not while it loads.
-      let timer: NodeJS.Timeout | undefined;
-      let settled = false;
-      const arm = () => {
-        if (!settled) timer = setTimeout(() => deadline.abort(), pdfTimeoutMs).unref();
-      };
-      void (ready ?? Promise.resolve()).then(arm, arm);
-      return new Promise<PdfText>((resolve, reject) => {
-        const onStop = () => {
-          reject(why());
-          if (!waiting.has(id) || thread === undefined) return;
-          // Still parsing, deaf to the abort: stopped now, and the next call starts a thread of its own.
-          options.logger.warn("a PDF reading was stopped mid-page: its thread is stopped");
-          stopping.add(thread);
-          if (worker === thread) worker = undefined;
-          void thread.terminate();
-        };
-        stop.addEventListener("abort", onStop, { once: true });
-        answered
-          .then((answer) => {
-            if (!("pdfText" in answer)) throw new TypeError("the media thread answered a PDF with no text");
-            resolve(answer.pdfText);
-          })
-          .catch((error: unknown) => reject(stop.aborted ? why() : error))
-          .finally(() => {
-            settled = true;
-            clearTimeout(timer);
-            stop.removeEventListener("abort", onStop);
-          });
-      });
+      const passOn = await pdfTurn(signal);
+      try {
+        return await readPdf(bytes, signal);
+      } finally {
+        passOn();
+      }
     },
     async close() {
       closed = true;
