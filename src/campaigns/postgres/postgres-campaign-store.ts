@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { Pool } from "pg";
 import { migrateMessageStore, tableNames } from "../../store/postgres/index.js";
+import { newCampaignId } from "../campaign-id.js";
 import type { CampaignStore, NumberStandings, SuppressionList } from "../ports.js";
 import { createPostgresCampaignLifecycle } from "./campaign-lifecycle.js";
 import { createPostgresCampaignReport } from "./campaign-report-query.js";
@@ -15,7 +15,7 @@ export interface PostgresCampaignStoreOptions {
   readonly pool: Pool;
   /** The message store's schema, which holds the campaign tables; default `public`. */
   readonly schema?: string;
-  /** A new campaign's id; default 16 random base64url characters. */
+  /** A new campaign's id; default newCampaignId (16 random base64url characters, the first a letter or a digit). */
   readonly newId?: () => string;
 }
 
@@ -32,7 +32,7 @@ export type PostgresCampaignStore = CampaignStore & {
 export function createPostgresCampaignStore(options: PostgresCampaignStoreOptions): PostgresCampaignStore {
   const { pool } = options;
   const tables = tableNames(options.schema ?? "public");
-  const newId = options.newId ?? (() => randomBytes(12).toString("base64url"));
+  const newId = options.newId ?? newCampaignId;
   return {
     ...createPostgresCampaignLifecycle(pool, tables, newId),
     claim: createPostgresClaim(pool, tables),

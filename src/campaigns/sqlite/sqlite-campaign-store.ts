@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { SqliteDatabase } from "../../sqlite/index.js";
 import { migrateSqliteMessageStore } from "../../store/sqlite/index.js";
+import { newCampaignId } from "../campaign-id.js";
 import type { CampaignStore, NumberStandings, SuppressionList } from "../ports.js";
 import { createSqliteCampaignLifecycle } from "./campaign-lifecycle.js";
 import { createSqliteCampaignReport } from "./campaign-report-query.js";
@@ -10,7 +10,7 @@ import { createSqliteRecipientFeedback } from "./recipient-feedback.js";
 import { createSqliteSuppressionList } from "./suppression-list.js";
 
 export interface SqliteCampaignStoreOptions {
-  /** A new campaign's id; default 16 random base64url characters. */
+  /** A new campaign's id; default newCampaignId (16 random base64url characters, the first a letter or a digit). */
   readonly newId?: () => string;
   /** Clock for the migration bookkeeping, ms since the epoch; default `Date.now`. */
   readonly now?: () => number;
@@ -39,7 +39,7 @@ export function createSqliteCampaignStore(
   options: SqliteCampaignStoreOptions = {},
 ): SqliteCampaignStore {
   migrateSqliteMessageStore(db, options.now === undefined ? {} : { now: options.now });
-  const newId = options.newId ?? (() => randomBytes(12).toString("base64url"));
+  const newId = options.newId ?? newCampaignId;
   const suppressions = createSqliteSuppressionList(db);
   const standings = createSqliteNumberStandings(db);
   return {
