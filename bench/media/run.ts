@@ -21,8 +21,16 @@
  *
  *   node dist/bench/media/run.js [--mode embedded|redis|both] [--duration 300] [--baseline <duration>]
  *     [--rounds 1] [--control] [--text-rate 100] [--voice-per-minute 200] [--stt-latency 1000,2000]
- *     [--medium voice|pdf] [--pdf-lines 20000] [--dump <file prefix>]
+ *     [--medium voice|pdf] [--pdf-lines 20000] [--interleave <window seconds>] [--dump <file prefix>]
  *
+ * With --interleave W the comparison is made inside one run instead: one gateway, text at --text-rate
+ * throughout, and voice notes only in every other W-second window (a warm-up window first, then windows
+ * in the order off, on, on, off, … so a steady drift weighs on both sides alike), for 2 × --duration
+ * seconds after the warm-up. Texts sent in a window's first seconds (the longest speech latency, plus
+ * one) belong to neither side: the voice notes of the window before may still be in flight. The verdict
+ * compares the p99 of the texts sent in windows without voice notes against those sent in windows with
+ * them, and the medians of the windows' own p99s. Identical runs minutes apart differed by a third in
+ * the gateway's CPU on this kind of machine, more than the 20% bound; windows seconds apart share that drift.
  * --dump writes each run's messages (kind, send time, reply times) to `<prefix>.<mode>.<kind>.jsonl` (kind:
  * text, mixed or control; a later round overwrites an earlier one), to look for what the slow replies have
  * in common (a stall, a voice note just sent or answered).
@@ -54,6 +62,8 @@ const { values } = parseArgs({
     baseline: { type: "string" },
     rounds: { type: "string", default: "1" },
     control: { type: "boolean", default: false },
+    // Window length, s: voice notes on in every other window of one run (see above).
+    interleave: { type: "string" },
     "text-rate": { type: "string", default: "100" },
     "voice-per-minute": { type: "string", default: "200" },
     "stt-latency": { type: "string", default: "1000,2000" },
@@ -117,6 +127,27 @@ interface RunResult {
   readonly benchLoopMax: number;
   /** Each gateway process's own event-loop stalls over the run (max per 5 s window), ms. */
   readonly gatewayLoopLag: Record<string, { maxMs: number; windowsOver50Ms: number; windows: number }>;
+  /** --interleave: the texts of windows without and with voice notes, and each window's own p99. */
+  readonly interleaved?: Interleaved;
+}
+
+interface Interleaved {
+  readonly windowSeconds: number;
+  readonly off: { readonly count: number; readonly p50: number; readonly p99: number };
+  readonly on: { readonly count: number; readonly p50: number; readonly p99: number };
+  /** Each window after the warm-up, in order: whether it had voice notes, and its texts' p99, ms. */
+  readonly windows: readonly { readonly on: boolean; readonly p99: number }[];
+}
+
+/** Text latencies of windows without (`off`) and with (`on`) voice notes. */
+interface Sides {
+  readonly off: Histogram;
+  readonly on: Histogram;
+}
+
+/** Window k (0 is the warm-up, never on) has voice notes: off, on, on, off, repeated from window 1. */
+function windowHasVoice(k: number): boolean {
+  return k >= 1 && (k - 1) % 4 >= 1 && (k - 1) % 4 <= 2;
 }
 
 /** The machine's CPU time so far, all cores, in clock ticks (the first line of /proc/stat). */
@@ -140,6 +171,8 @@ async function runOnce(
   voiceAsText: boolean,
   /** Takes every text turn's latency too, to pool the rounds of one kind. */
   pooledText: Histogram,
+  /** --interleave: voice notes only in the windows windowHasVoice picks; each side's texts pooled too. */
+  interleaved?: { readonly windowSeconds: number; readonly pooled: Sides },
 ): Promise<RunResult> {
   const prefix = `bench-media-${randomBytes(3).toString("hex")}`;
   const logger = createLogger({ level: "silent" });
@@ -254,7 +287,11 @@ async function runOnce(
     const events: { at: number; kind: "text" | "voice" }[] = [];
     for (let i = 0; i < textRate * seconds; i += 1) events.push({ at: (i * 1000) / textRate, kind: "text" });
     const voices = Math.round((voicePerMinute * seconds) / 60);
-    for (let i = 0; i < voices; i += 1) events.push({ at: (i * 60_000) / voicePerMinute, kind: "voice" });
+    const windowMs = (interleaved?.windowSeconds ?? 0) * 1000;
+    for (let i = 0; i < voices; i += 1) {
+      const at = (i * 60_000) / voicePerMinute;
+      if (windowMs === 0 || windowHasVoice(Math.floor(at / windowMs))) events.push({ at, kind: "voice" });
+    }
     events.sort((a, b) => a.at - b.at);
     const started = Date.now();
     for (const event of events) {
@@ -308,6 +345,18 @@ async function runOnce(
       if (what.kind === "text") pooledText.recordValue(Math.max(1, first - what.sentAt));
     }
     await pool.close();
+    const split =
+      interleaved === undefined
+        ? undefined
+        : interleave(
+            sent,
+            byCustomer,
+            started,
+            windowMs,
+            Math.ceil((seconds * 1000) / windowMs),
+            high,
+            interleaved.pooled,
+          );
     return {
       mode,
       seconds,
@@ -329,6 +378,7 @@ async function runOnce(
       benchLoopP99: Math.round(loop.percentile(99) / 1e5) / 10,
       benchLoopMax: Math.round(loop.max / 1e5) / 10,
       gatewayLoopLag,
+      ...(split === undefined ? {} : { interleaved: split }),
     };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
@@ -341,6 +391,51 @@ async function runOnce(
       redis.disconnect();
     }
   }
+}
+
+/**
+ * Splits one interleaved run's text turns by window: those sent in windows with voice notes and those
+ * sent in windows without, leaving out the warm-up window and each window's first seconds (while the
+ * voice notes of the window before, up to the longest speech latency, may still be in flight).
+ */
+function interleave(
+  sent: ReadonlyMap<string, Sent>,
+  byCustomer: ReadonlyMap<string, number[]>,
+  started: number,
+  windowMs: number,
+  windowCount: number,
+  longestSpeechMs: number,
+  pooled: Sides,
+): Interleaved {
+  const settleMs = longestSpeechMs + 1000;
+  const side: Sides = { off: histogram(), on: histogram() };
+  const perWindow = Array.from({ length: windowCount }, () => histogram());
+  for (const [customer, what] of sent) {
+    if (what.kind !== "text") continue;
+    const first = Math.min(...(byCustomer.get(customer) ?? []));
+    if (!Number.isFinite(first)) continue;
+    const offset = what.sentAt - started;
+    const k = Math.floor(offset / windowMs);
+    if (k < 1 || k >= windowCount || offset - k * windowMs < settleMs) continue;
+    const latency = Math.max(1, first - what.sentAt);
+    const on = windowHasVoice(k) ? "on" : "off";
+    side[on].recordValue(latency);
+    pooled[on].recordValue(latency);
+    perWindow[k]?.recordValue(latency);
+  }
+  const summary = (h: Histogram) => ({
+    count: h.totalCount,
+    p50: h.getValueAtPercentile(50),
+    p99: h.getValueAtPercentile(99),
+  });
+  return {
+    windowSeconds: windowMs / 1000,
+    off: summary(side.off),
+    on: summary(side.on),
+    windows: perWindow
+      .slice(1)
+      .map((h, i) => ({ on: windowHasVoice(i + 1), p99: h.getValueAtPercentile(99) })),
+  };
 }
 
 /** The transcription calls the fake speech server took. */
@@ -365,7 +460,51 @@ function report(kind: string, r: RunResult) {
 const modes =
   values.mode === "both" ? (["embedded", "redis"] as const) : ([values.mode] as ["embedded" | "redis"]);
 const rounds = Math.max(1, Number(values.rounds));
+const pct = (from: number, to: number) => (from === 0 ? "0" : (((to - from) / from) * 100).toFixed(0));
+
+/** --interleave: one run per round, voice notes on in half its windows; the verdict within each run. */
+async function interleavedRounds(mode: "embedded" | "redis", windowSeconds: number) {
+  // --duration seconds of voice notes: twice that in windows, a multiple of four (off, on, on, off).
+  const windows = Math.max(4, Math.ceil((2 * Number(values.duration)) / windowSeconds / 4) * 4);
+  const seconds = windowSeconds * (windows + 1);
+  const pooled: Sides = { off: histogram(), on: histogram() };
+  const windowP99 = { off: [] as number[], on: [] as number[] };
+  for (let round = 1; round <= rounds; round += 1) {
+    const result = await runOnce(mode, seconds, Number(values["voice-per-minute"]), false, histogram(), {
+      windowSeconds,
+      pooled,
+    });
+    report(rounds === 1 ? "interleaved" : `interleaved, round ${round}`, result);
+    const split = result.interleaved;
+    if (split === undefined) continue;
+    for (const w of split.windows) windowP99[w.on ? "on" : "off"].push(w.p99);
+    process.stdout.write(
+      `${mode} round ${round}: text p99 in windows without ${MEDIA} ${split.off.p99} ms (p50 ${split.off.p50}, ` +
+        `${split.off.count} texts), with ${MEDIA} ${split.on.p99} ms (p50 ${split.on.p50}, ${split.on.count} texts): ` +
+        `${pct(split.off.p99, split.on.p99)}%; each window's p99 in order ` +
+        `${split.windows.map((w) => `${w.on ? "+" : "-"}${w.p99}`).join(" ")}\n`,
+    );
+  }
+  const offMedian = median(windowP99.off);
+  const onMedian = median(windowP99.on);
+  process.stdout.write(
+    `${mode}: medians of the windows' text p99s, without → with ${MEDIA}: ${offMedian} → ${onMedian} ms (${pct(offMedian, onMedian)}%)\n`,
+  );
+  if (rounds > 1) {
+    const off = pooled.off.getValueAtPercentile(99);
+    const on = pooled.on.getValueAtPercentile(99);
+    process.stdout.write(
+      `${mode}: all ${rounds} rounds' texts together, without → with ${MEDIA}: p99 ${off} → ${on} ms (${pct(off, on)}%; ` +
+        `${pooled.off.totalCount} and ${pooled.on.totalCount} texts)\n`,
+    );
+  }
+}
+
 for (const mode of modes) {
+  if (values.interleave !== undefined) {
+    await interleavedRounds(mode, Number(values.interleave));
+    continue;
+  }
   const textOnly: number[] = [];
   const mixed: number[] = [];
   const control: number[] = [];
