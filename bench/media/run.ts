@@ -450,7 +450,7 @@ function report(kind: string, r: RunResult) {
   process.stdout.write(
     `${r.mode} ${label} (${r.seconds} s): ${r.text} text + ${r.voice} ${MEDIA}, non-200 ${r.non200}; ` +
       `replies ${r.replies}, missing ${r.missing}, doubled ${r.doubled}; text p50 ${r.textP50} ms p99 ${r.textP99} ms; ` +
-      `voice p50 ${r.voiceP50} ms p99 ${r.voiceP99} ms; transcriptions ${r.transcriptions}; ` +
+      `${PDFS ? "PDF" : "voice note"} p50 ${r.voiceP50} ms p99 ${r.voiceP99} ms; transcriptions ${r.transcriptions}; ` +
       `peak RSS MiB ${JSON.stringify(r.peakRssMiB)}; CPU s ${JSON.stringify(r.cpuSeconds)}; ` +
       `bench CPU ${r.benchCpuSeconds} s; machine idle ${r.machineIdlePercent}%; bench event loop p99 ${r.benchLoopP99} ms max ${r.benchLoopMax} ms; ` +
       `gateway event-loop stalls (worst 5 s window, windows over 50 ms) ${JSON.stringify(r.gatewayLoopLag)}\n${JSON.stringify({ label, ...r })}\n`,

@@ -198,6 +198,16 @@ describe("the media thread", () => {
     HEAVY_PDF_TEST_MS,
   );
 
+  it("the document thread sets up no downloads nor speech to text, only pdf.js, and reads a PDF", async () => {
+    const stt = await startStt();
+    const thread = await threadFor(stt, {}, { documents: true });
+    await expect(thread.start()).resolves.toEqual({ downloads: 0, transcribers: 0 });
+    const invoice = readFileSync(new URL("../fixtures/media/order-invoice.pdf", import.meta.url));
+    const read = await thread.pdfText(invoice, new AbortController().signal);
+    expect(read.pagesRead).toBeGreaterThan(0);
+    expect(read.text.length).toBeGreaterThan(0);
+  });
+
   it("a PDF over the reader's limit is refused before it is copied to the thread; a locked one keeps its code from there", async () => {
     const thread = await threadFor(undefined, {}, { documents: true });
     const oversized = Buffer.alloc(PDF_TEXT_DEFAULTS.maxBytes + 1);

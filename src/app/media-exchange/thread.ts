@@ -70,10 +70,13 @@ port.on("message", (call: MediaThreadCall) => {
   else void answer(call);
 });
 
-// Ready once every tenant's exchanges are set up; were that to fail, the thread still serves (each
-// medium sets up its tenant again), it only reports nothing prepared.
-const ready = await exchanges.prepare().catch(() => ({ downloads: 0, transcribers: 0 }));
-// A reading's time limit starts at ready: loading pdf.js (a fifth of a second of a core, more on a
-// busy machine for a thread this far down) is not the first PDF's to pay. A failure shows at that PDF.
+const nothingPrepared = { downloads: 0, transcribers: 0 };
+// The media thread is ready once every tenant's downloads and speech to text are set up; were that to
+// fail, it still serves (each medium sets up its tenant again), it only reports nothing prepared. The
+// document thread reads PDFs only: it loads pdf.js instead, so that a reading's time limit, which starts
+// at ready, is not spent loading it (a fifth of a second of a core, more for a thread this far down on a
+// busy machine). A failure to load shows at the first PDF.
+let ready = nothingPrepared;
 if (documents === true) await loadPdfReader().catch(() => {});
+else ready = await exchanges.prepare().catch(() => nothingPrepared);
 port.postMessage({ id: 0, ok: true, ready } satisfies MediaThreadAnswer);
