@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAiChatClient, type LlmClient, withFallback } from "../../src/agent/index.js";
 import { LLM_KEY, type RunningFakeLlm, trackFakeLlms } from "../support/fake-llm.js";
@@ -59,6 +60,36 @@ describe("the OpenAI-compatible client: content parts and structured output on t
     ]);
     expect(record?.images).toEqual([
       { source: "data", mimeType: "image/png", bytes: png.length, sha256: expect.any(String), detail: "low" },
+    ]);
+  });
+
+  it("sends a big picture's bytes whole, as the same JSON a stringified request would be", async () => {
+    const f = await fake({ apiKey: LLM_KEY });
+    // Over the splicing threshold, and text around it that JSON must escape.
+    const picture = Buffer.concat([png, randomBytes(300_000)]);
+    const url = `data:image/png;base64,${picture.toString("base64")}`;
+    const messages = [
+      { role: "system" as const, content: 'Read "receipts" \\ only.' },
+      {
+        role: "user" as const,
+        content: [
+          { type: "text" as const, text: "abeg check am ₦15k 🙏" },
+          { type: "image_url" as const, image_url: { url } },
+        ],
+      },
+    ];
+    await client(f.url).complete({ messages, tools: [] }, signal());
+    const [record] = f.fake.requests();
+    expect(record?.status).toBe(200);
+    expect(bodyOf(f).messages).toEqual(messages);
+    expect(record?.images).toEqual([
+      {
+        source: "data",
+        mimeType: "image/png",
+        bytes: picture.length,
+        sha256: createHash("sha256").update(picture).digest("hex"),
+        detail: "auto",
+      },
     ]);
   });
 
