@@ -63,9 +63,8 @@ describe("the OpenAI-compatible client: content parts and structured output on t
     ]);
   });
 
-  it("sends a big picture's bytes whole, as the same JSON a stringified request would be", async () => {
+  it("sends a 300 KB picture whole, beside text that JSON must escape and text that is not ASCII", async () => {
     const f = await fake({ apiKey: LLM_KEY });
-    // Over the splicing threshold, and text around it that JSON must escape.
     const picture = Buffer.concat([png, randomBytes(300_000)]);
     const url = `data:image/png;base64,${picture.toString("base64")}`;
     const messages = [
