@@ -8,13 +8,13 @@
  * the reply, from the unit's last message) and peak memory per process.
  *
  *   node dist/bench/e2e/run.js [--rate 200] [--duration 60] [--coalesce on|off|both] [--knee 200,400,800]
- *     [--mode redis|embedded] [--ingresses 1] [--workers 2]
+ *     [--mode redis|embedded] [--ingresses 1] [--workers 2] [--dump <file prefix>]
  *
  * Needs `npm run build`; Redis at REDIS_URL (default redis://127.0.0.1:6379) unless --mode embedded,
  * which runs one `sharpsharp start` process on SQLite in a temporary SHARPSHARP_DATA_DIR instead.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -43,6 +43,10 @@ const { values } = parseArgs({
     // Redis mode: how many ingress and worker processes (the load goes round-robin over the ingresses).
     ingresses: { type: "string", default: "1" },
     workers: { type: "string", default: "2" },
+    // Latency is also given apart for units sent in the first this many seconds (start-up) and after them.
+    warmup: { type: "string", default: "5" },
+    // Writes each answered unit (customer, last message sent, reply, latency) to this file as JSON lines.
+    dump: { type: "string" },
   },
 });
 
@@ -57,6 +61,19 @@ interface Unit {
   lastSentAt: number;
 }
 
+interface Percentiles {
+  readonly units: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+function percentiles(latencies: number[]): Percentiles {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
+  return { units: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
+}
+
 interface RunResult {
   readonly rate: number;
   readonly coalesce: boolean;
@@ -69,6 +86,9 @@ interface RunResult {
   readonly p50: number;
   readonly p99: number;
   readonly max: number;
+  /** The same, apart: units sent in the first --warmup seconds (a cold gateway) and those after. */
+  readonly startUp: Percentiles;
+  readonly steady: Percentiles;
   readonly peakRssMiB: Record<string, number>;
   /** CPU time each process spent per message sent, from the first message to the last reply, ms; `gateway`: all of them. */
   readonly cpuMsPerMessage: Record<string, number>;
@@ -222,6 +242,11 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
     });
     let duplicates = 0;
     let missing = 0;
+    const answered: { customer: string; sentAt: number; repliedAt: number }[] = [];
+    const record = (customer: string, unit: Unit, at: number) => {
+      histogram.recordValue(Math.max(1, at - unit.lastSentAt));
+      answered.push({ customer, sentAt: unit.lastSentAt, repliedAt: at });
+    };
     const unitsByCustomer = new Map<string, Unit[]>();
     for (const unit of units)
       unitsByCustomer.set(unit.customer, [...(unitsByCustomer.get(unit.customer) ?? []), unit]);
@@ -235,7 +260,7 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       if (coalesce) {
         customerUnits.forEach((unit, i) => {
           const at = replies[i];
-          if (at !== undefined) histogram.recordValue(Math.max(1, at - unit.lastSentAt));
+          if (at !== undefined) record(customer, unit, at);
         });
       } else {
         // Without coalescing each message has its reply; time them from each unit's last message.
@@ -243,11 +268,19 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
         for (const unit of customerUnits) {
           r += unit.messages;
           const at = replies[r - 1];
-          if (at !== undefined) histogram.recordValue(Math.max(1, at - unit.lastSentAt));
+          if (at !== undefined) record(customer, unit, at);
         }
       }
     }
     await Promise.all(pools.map((pool) => pool.close()));
+    const steadyFrom = started + Number(values.warmup) * 1000;
+    const latencies = (early: boolean) =>
+      answered.filter((a) => a.sentAt < steadyFrom === early).map((a) => a.repliedAt - a.sentAt);
+    if (values.dump !== undefined) {
+      answered.sort((a, b) => a.sentAt - b.sentAt);
+      const lines = answered.map((a) => JSON.stringify({ ...a, ms: a.repliedAt - a.sentAt }));
+      writeFileSync(`${values.dump}.${rate}.jsonl`, `${lines.join("\n")}\n`);
+    }
     return {
       rate,
       coalesce,
@@ -260,6 +293,8 @@ async function runOnce(rate: number, durationSec: number, coalesce: boolean): Pr
       p50: histogram.getValueAtPercentile(50),
       p99: histogram.getValueAtPercentile(99),
       max: histogram.maxValue,
+      startUp: percentiles(latencies(true)),
+      steady: percentiles(latencies(false)),
       peakRssMiB,
       cpuMsPerMessage,
       ...(redisCost === undefined ? {} : { redis: redisCost }),
@@ -281,7 +316,8 @@ function report(result: RunResult) {
     `rate ${result.rate}/s coalescing ${result.coalesce ? "on" : "off"}: ${result.messagesSent} messages, ` +
       `non-200 ${result.non200}; replies ${result.replies} of ${result.expectedReplies} expected, ` +
       `${result.missing} missing, ${result.duplicates} duplicated; end to end p50 ${result.p50} ms, ` +
-      `p99 ${result.p99} ms, max ${result.max} ms; gateway CPU ${result.cpuMsPerMessage.gateway} ms/message ` +
+      `p99 ${result.p99} ms, max ${result.max} ms (first ${values.warmup} s: p99 ${result.startUp.p99} ms, ` +
+      `after: p50 ${result.steady.p50} ms, p99 ${result.steady.p99} ms, max ${result.steady.max} ms); gateway CPU ${result.cpuMsPerMessage.gateway} ms/message ` +
       `(${JSON.stringify(result.cpuMsPerMessage)}); peak RSS MiB ${JSON.stringify(result.peakRssMiB)}\n` +
       (result.redis === undefined ? "" : `Redis per message: ${JSON.stringify(result.redis)}\n`) +
       `${JSON.stringify(result)}\n`,
