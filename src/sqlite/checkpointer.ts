@@ -16,8 +16,9 @@ export const CATCH_UP_FRAMES = 262_144;
 /**
  * How much lower than the process the checkpoint thread is scheduled (nice steps), as the media
  * thread is: copying the WAL is background work, and at +10 it yields a core to the event loop
- * when both want one. At 400 messages/s on two cores, p99 after the start-up seconds fell from a
- * median of 145 to 93 ms over five alternating pairs; the WAL grew 10–25% longer (bench/RESULTS.md).
+ * when both want one. At 400 messages/s on two cores, over eight alternating pairs, p99 after the
+ * start-up seconds fell from a median of 142 to 90 ms (lower in six pairs) and p50 was lower in seven;
+ * the WAL ran longer (−7% to +79%) and CPU a message rose about 2% (bench/RESULTS.md).
  */
 export const CHECKPOINT_THREAD_NICE_STEPS = 10;
 
