@@ -8,7 +8,7 @@
  * the reply, from the unit's last message) and peak memory per process.
  *
  *   node dist/bench/e2e/run.js [--rate 200] [--duration 60] [--coalesce on|off|both] [--knee 200,400,800]
- *     [--mode redis|embedded] [--ingresses 1] [--workers 2] [--dump <file prefix>]
+ *     [--mode redis|embedded] [--ingresses 1] [--workers 2] [--warmup 5] [--dump <file prefix>]
  *
  * Needs `npm run build`; Redis at REDIS_URL (default redis://127.0.0.1:6379) unless --mode embedded,
  * which runs one `sharpsharp start` process on SQLite in a temporary SHARPSHARP_DATA_DIR instead.
