@@ -20,6 +20,7 @@ export {
   ResponderBusyError,
   type ResumedTurn,
   type SetAsideTurn,
+  type StepOptions,
   type TurnDecision,
   type TurnDecisionHook,
   type TurnImage,

@@ -298,8 +298,17 @@ export interface TurnJournal {
   begin(conversationKey: string, turn: JournaledTurn): Promise<void>;
   /** The conversation's begun, unfinished turn with its attempts counted up for this run; undefined if none. */
   resume(conversationKey: string): Promise<ResumedTurn | undefined>;
-  /** Records a step's result (JSON-serialisable) if `turnId` is still the conversation's turn. */
-  record(conversationKey: string, turnId: string, step: string, value: unknown): Promise<void>;
+  /**
+   * Records a step's result (JSON-serialisable) if `turnId` is still the conversation's turn; resolves
+   * once the record is durable, or, for a `repeatable` step, once it is written (see StepOptions).
+   */
+  record(
+    conversationKey: string,
+    turnId: string,
+    step: string,
+    value: unknown,
+    options?: StepOptions,
+  ): Promise<void>;
   /** This run gave the turn back untried (the agent's slots were busy): its attempt does not count. */
   release(conversationKey: string, turnId: string): Promise<void>;
   /** Ends the turn if `turnId` is still the conversation's turn. */
@@ -317,5 +326,17 @@ export interface TurnJournal {
  * every run for the same step (number them by their place in the turn).
  */
 export interface TurnSteps {
-  once<T>(step: string, run: () => Promise<T>): Promise<T>;
+  once<T>(step: string, run: () => Promise<T>, options?: StepOptions): Promise<T>;
+}
+
+/** How a step's record must be kept before the turn goes on. */
+export interface StepOptions {
+  /**
+   * Running the step again after a crash only costs (a download, a model's answer), and what the turn
+   * does with its result outside the process is written after it. Its record may then share the next
+   * commit instead of waiting for one of its own: the embedded journal commits it with the turn's next
+   * write that is waited for (the replies queued), or within a few milliseconds. Default false: the
+   * record is durable before the turn goes on (a tool that moved money is not called twice).
+   */
+  readonly repeatable?: boolean;
 }

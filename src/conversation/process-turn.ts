@@ -11,6 +11,7 @@ import type {
   ConversationStateStore,
   HistoryEntry,
   ResumedTurn,
+  StepOptions,
   TurnJournal,
   TurnMediaRead,
   TurnMediaReader,
@@ -20,6 +21,10 @@ import { replyBody } from "./reply-body.js";
 import { turnIdFor } from "./turn-id.js";
 import { journaledSteps, unjournaledSteps } from "./turn-steps.js";
 import { answerableAfterReading, withReadings } from "./with-readings.js";
+
+// The turn's own steps only cost when run again (a download, the replies, a voice note said): their
+// records share the commit of the replies queued after them (StepOptions).
+const REPEATABLE: StepOptions = { repeatable: true };
 
 /** The history entry of a "please type" notice (see TurnMediaReader). */
 export const MEDIA_NOTICE_ENTRY = "media_notice";
@@ -200,16 +205,19 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     const read =
       media === undefined || !media.wants(messages)
         ? undefined
-        : await steps.once("media", () =>
-            inChildSpan("media.read", "internal", { "ss.tenant": tenant.id }, async () => {
-              const { images, ...readings } = await media.read({
-                tenant,
-                conversationKey: job.conversationKey,
-                messages,
-              });
-              if (images !== undefined) seen.images = images;
-              return readings;
-            }),
+        : await steps.once(
+            "media",
+            () =>
+              inChildSpan("media.read", "internal", { "ss.tenant": tenant.id }, async () => {
+                const { images, ...readings } = await media.read({
+                  tenant,
+                  conversationKey: job.conversationKey,
+                  messages,
+                });
+                if (images !== undefined) seen.images = images;
+                return readings;
+              }),
+            REPEATABLE,
           );
     const readMessages = read === undefined ? messages : withReadings(messages, read.readings);
     const notice = botAnswers === "bot" ? read?.notice : undefined;
@@ -236,23 +244,29 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     const answered: readonly TurnReply[] =
       botAnswers !== "bot" || nothingToAnswer
         ? []
-        : await steps.once("replies", () =>
-            fresh.length === 0
-              ? deps.responder.respondToStale(input)
-              : deps.responder.respond({ ...input, messages: fresh }),
+        : await steps.once(
+            "replies",
+            () =>
+              fresh.length === 0
+                ? deps.responder.respondToStale(input)
+                : deps.responder.respond({ ...input, messages: fresh }),
+            REPEATABLE,
           );
     // Journaled: a resumed turn sends the voice notes it already made (their uploaded ids), not new ones.
     const answerInKind = media?.answerInKind;
     const inKind =
       answerInKind === undefined || read === undefined || answered.length === 0
         ? answered
-        : await steps.once("voice", () =>
-            answerInKind({
-              tenant,
-              phoneNumberId: last.phoneNumberId,
-              messages: readMessages,
-              replies: answered,
-            }),
+        : await steps.once(
+            "voice",
+            () =>
+              answerInKind({
+                tenant,
+                phoneNumberId: last.phoneNumberId,
+                messages: readMessages,
+                replies: answered,
+              }),
+            REPEATABLE,
           );
     const replies: readonly TurnReply[] = notice === undefined ? inKind : [notice, ...inKind];
     const address = addressOf(last);

@@ -1,5 +1,5 @@
 import { TurnJournalError } from "./errors.js";
-import type { TurnJournal, TurnSteps } from "./ports.js";
+import type { StepOptions, TurnJournal, TurnSteps } from "./ports.js";
 
 /**
  * The steps of one run of a journaled turn: a step an earlier run recorded
@@ -15,11 +15,11 @@ export function journaledSteps(
 ): TurnSteps {
   const known = new Map(recorded);
   return {
-    async once<T>(step: string, run: () => Promise<T>): Promise<T> {
+    async once<T>(step: string, run: () => Promise<T>, options?: StepOptions): Promise<T> {
       if (known.has(step)) return known.get(step) as T;
       const value = await run();
       try {
-        await journal.record(conversationKey, turnId, step, value === undefined ? null : value);
+        await journal.record(conversationKey, turnId, step, value === undefined ? null : value, options);
       } catch (error) {
         throw new TurnJournalError(step, error);
       }

@@ -76,8 +76,6 @@ export function startCheckpointer(
     readonly intervalMs: number;
     /** WAL frames past which passes run back to back until it starts over; default CATCH_UP_FRAMES. */
     readonly catchUpFrames?: number;
-    /** Nice steps below the process (Linux only); default CHECKPOINT_THREAD_NICE_STEPS. */
-    readonly niceSteps?: number;
     readonly onError: (message: string) => void;
     /** The thread ended without being stopped (it failed to open, or crashed). */
     readonly onExit: () => void;
@@ -92,7 +90,7 @@ export function startCheckpointer(
       modulePath,
       intervalMs: options.intervalMs,
       catchUpFrames: options.catchUpFrames ?? CATCH_UP_FRAMES,
-      niceSteps: options.niceSteps ?? CHECKPOINT_THREAD_NICE_STEPS,
+      niceSteps: CHECKPOINT_THREAD_NICE_STEPS,
       closed,
     },
   });

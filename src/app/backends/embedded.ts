@@ -135,7 +135,8 @@ function onFile(
   const pause = createSqliteTenantSendPause({ db });
   const pending = createSqlitePendingActions({ db });
   const budget = createSqliteTokenBudget({ db });
-  // A recorded step (a tool's call, the replies) is committed before the turn acts on it.
+  // A recorded step (a tool's call) is committed before the turn goes on; a repeatable one (the replies)
+  // with the turn's next awaited write, which comes before anything is sent.
   const journal = createSqliteTurnJournal({ db, stepRecorded: () => commits.committed() });
   const order = createSendOrderGate({
     order: sendOrder,

@@ -11,7 +11,7 @@ export interface SqliteTurnJournalOptions {
   /** Clock, ms since the epoch; default Date.now. */
   readonly now?: () => number;
   /**
-   * Awaited after a step is recorded and after a resumed run is counted, before the turn goes on:
+   * Awaited after a step is recorded (but a repeatable one) and after a resumed run is counted, before the turn goes on:
    * with writes committed per turn of the event loop (batchWritesPerTick) it resolves once they are,
    * so a tool is not called again after a crash, and a turn that kills the process is still counted.
    */
@@ -151,9 +151,10 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
       if (resumed !== undefined) await options.stepRecorded?.();
       return resumed;
     },
-    async record(conversationKey, turnId, step, value) {
+    async record(conversationKey, turnId, step, value, stepOptions) {
       record(conversationKey, turnId, step, JSON.stringify(value ?? null));
-      await options.stepRecorded?.();
+      // A repeatable step's record joins the turn's next awaited write: one commit a turn fewer.
+      if (stepOptions?.repeatable !== true) await options.stepRecorded?.();
     },
     async release(conversationKey, turnId) {
       release(conversationKey, turnId);
