@@ -24,8 +24,8 @@
  *     [--medium voice|pdf] [--pdf-lines 20000] [--interleave <window seconds>] [--dump <file prefix>]
  *
  * With --interleave W the comparison is made inside one run instead: one gateway, text at --text-rate
- * throughout, and voice notes only in every other W-second window (a warm-up window first, then windows
- * in the order off, on, on, off, … so a steady drift weighs on both sides alike), for 2 × --duration
+ * throughout, and voice notes only in every other W-second window (a warm-up window with both first, then
+ * windows in the order off, on, on, off, … so a steady drift weighs on both sides alike), for 2 × --duration
  * seconds after the warm-up. Texts sent in a window's first seconds (the longest speech latency, plus
  * one) belong to neither side: the voice notes of the window before may still be in flight. The verdict
  * compares the p99 of the texts sent in windows without voice notes against those sent in windows with
@@ -145,9 +145,18 @@ interface Sides {
   readonly on: Histogram;
 }
 
-/** Window k (0 is the warm-up, never on) has voice notes: off, on, on, off, repeated from window 1. */
+/** Window k (0 is the warm-up, on neither side) has voice notes: off, on, on, off, repeated from window 1. */
 function windowHasVoice(k: number): boolean {
   return k >= 1 && (k - 1) % 4 >= 1 && (k - 1) % 4 <= 2;
+}
+
+/**
+ * Whether window k is sent voice notes: the measured windows that have them, and the warm-up, so that
+ * the voice notes' code is as warm as the texts' when measuring starts (the first windows with voice
+ * notes were otherwise the first to run it, cold, and only that side paid for it).
+ */
+function windowSendsVoice(k: number): boolean {
+  return k === 0 || windowHasVoice(k);
 }
 
 /** The machine's CPU time so far, all cores, in clock ticks (the first line of /proc/stat). */
@@ -290,7 +299,7 @@ async function runOnce(
     const windowMs = (interleaved?.windowSeconds ?? 0) * 1000;
     for (let i = 0; i < voices; i += 1) {
       const at = (i * 60_000) / voicePerMinute;
-      if (windowMs === 0 || windowHasVoice(Math.floor(at / windowMs))) events.push({ at, kind: "voice" });
+      if (windowMs === 0 || windowSendsVoice(Math.floor(at / windowMs))) events.push({ at, kind: "voice" });
     }
     events.sort((a, b) => a.at - b.at);
     const started = Date.now();

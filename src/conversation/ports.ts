@@ -333,10 +333,11 @@ export interface TurnSteps {
 export interface StepOptions {
   /**
    * Running the step again after a crash only costs (a download, a model's answer), and what the turn
-   * does with its result outside the process is written after it. Its record may then share the next
-   * commit instead of waiting for one of its own: the embedded journal commits it with the turn's next
-   * write that is waited for (the replies queued), or within a few milliseconds. Default false: the
-   * record is durable before the turn goes on (a tool that moved money is not called twice).
+   * does with its result outside the process is written after it. Its record may then share a later
+   * commit instead of waiting for one of its own: the embedded journal commits it with the writes that
+   * follow (the replies queued, the turn's end), within milliseconds and before any reply is sent.
+   * Default false: the record is durable before the turn goes on (a tool that moved money is not
+   * called twice).
    */
   readonly repeatable?: boolean;
 }

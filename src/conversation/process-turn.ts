@@ -23,7 +23,7 @@ import { journaledSteps, unjournaledSteps } from "./turn-steps.js";
 import { answerableAfterReading, withReadings } from "./with-readings.js";
 
 // The turn's own steps only cost when run again (a download, the replies, a voice note said): their
-// records share the commit of the replies queued after them (StepOptions).
+// records share the commit of the writes after them, the replies queued among them (StepOptions).
 const REPEATABLE: StepOptions = { repeatable: true };
 
 /** The history entry of a "please type" notice (see TurnMediaReader). */

@@ -136,7 +136,7 @@ function onFile(
   const pending = createSqlitePendingActions({ db });
   const budget = createSqliteTokenBudget({ db });
   // A recorded step (a tool's call) is committed before the turn goes on; a repeatable one (the replies)
-  // with the turn's next awaited write, which comes before anything is sent.
+  // with the turn's later writes, before anything is sent (a send waits for its commit).
   const journal = createSqliteTurnJournal({ db, stepRecorded: () => commits.committed() });
   const order = createSendOrderGate({
     order: sendOrder,

@@ -47,7 +47,7 @@ describe("the embedded turn journal under per-tick commits", () => {
     // A tool's result: durable once record resolves, so a crash from here on does not call it again.
     expect(committedSteps()).toEqual(["tool:0"]);
     await journal.record("c1", "turn-1", "replies", [{ text: "hi" }], { repeatable: true });
-    // No commit of its own: it waits in the open batch for the turn's next awaited write.
+    // No commit of its own: it stays in the open batch for the next commit.
     expect(committedSteps()).toEqual(["tool:0"]);
     await commits.committed();
     expect(committedSteps()).toEqual(["replies", "tool:0"]);
@@ -59,7 +59,7 @@ describe("the embedded turn journal under per-tick commits", () => {
     await journal.record("c1", "turn-1", "replies", [{ text: "hi" }], { repeatable: true });
     queueReplies.run("turn-1");
     expect([committedSteps(), committedQueued()]).toEqual([[], []]);
-    // One commit for both, as the outbound queue's awaited write makes it: the file holds both or neither.
+    // One commit for both, whichever write is waited for next: the file holds both or neither.
     await commits.committed();
     expect([committedSteps(), committedQueued()]).toEqual([["replies"], ["turn-1"]]);
     const resumed = await journal.resume("c1");

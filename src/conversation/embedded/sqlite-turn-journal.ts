@@ -153,7 +153,7 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
     },
     async record(conversationKey, turnId, step, value, stepOptions) {
       record(conversationKey, turnId, step, JSON.stringify(value ?? null));
-      // A repeatable step's record joins the turn's next awaited write: one commit a turn fewer.
+      // A repeatable step's record shares the commit of the turn's later writes: one commit a turn fewer.
       if (stepOptions?.repeatable !== true) await options.stepRecorded?.();
     },
     async release(conversationKey, turnId) {
