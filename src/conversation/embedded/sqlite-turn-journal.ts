@@ -11,9 +11,10 @@ export interface SqliteTurnJournalOptions {
   /** Clock, ms since the epoch; default Date.now. */
   readonly now?: () => number;
   /**
-   * Awaited after a step is recorded (but a repeatable one) and after a resumed run is counted, before the turn goes on:
-   * with writes committed per turn of the event loop (batchWritesPerTick) it resolves once they are,
-   * so a tool is not called again after a crash, and a turn that kills the process is still counted.
+   * Awaited after a step is recorded (not a repeatable one, see StepOptions) and after a resumed run
+   * is counted, before the turn goes on: with writes committed per turn of the event loop
+   * (batchWritesPerTick) it resolves once they are, so a tool is not called again after a crash, and a
+   * turn that kills the process is still counted.
    */
   readonly stepRecorded?: () => Promise<void>;
 }
