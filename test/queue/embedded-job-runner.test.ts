@@ -358,6 +358,37 @@ describe("embedded job runner when its table cannot be written", () => {
     expect(gaps(runs).every((gap) => gap >= 90)).toBe(true);
   });
 
+  it("runs a held-back job again with the data its last run left, not what the failed commit took back", async () => {
+    const { db, table } = open(tempDir());
+    table.add(Q, [{ id: "reply", data: {} }], Date.now());
+    const sends: string[] = [];
+    const seen: { sentWamid?: string }[] = [];
+    let failedCommits = 0;
+    run<{ sentWamid?: string }>(
+      table,
+      async (job) => {
+        seen.push({ ...job.data });
+        // The sender's way: a reply marked sent is not sent again.
+        if (job.data.sentWamid !== undefined) return;
+        sends.push("wamid.1");
+        await job.updateData({ sentWamid: "wamid.1" }).catch(() => {});
+      },
+      {
+        writeFailureBackoffMs: 50,
+        // The first commit after the send fails (a full disk) and takes the mark and the completion with it.
+        written: async () => {
+          if (failedCommits > 0) return;
+          failedCommits += 1;
+          table.add(Q, [{ id: "reply", data: {} }], Date.now());
+          throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+        },
+      },
+    );
+    await eventually(() => row(db, "reply") === undefined, 5_000, 10);
+    expect(sends).toEqual(["wamid.1"]);
+    expect(seen).toEqual([{}, { sentWamid: "wamid.1" }]);
+  });
+
   it("holds a job back with a growing backoff instead of running it again at once (a full disk)", async () => {
     const { table } = open(tempDir());
     table.add(Q, [{ id: "stuck", data: {} }], Date.now());

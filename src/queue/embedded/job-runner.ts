@@ -54,12 +54,14 @@ export function createJobRunner<T>(
   const idlePollMs = options.idlePollMs ?? 1000;
   const onError = options.onError ?? (() => {});
   const active = new Set<string>();
-  // Jobs whose end could not be written (a full disk): held back in memory so they do not spin.
-  const heldBack = new Map<string, { until: number; waitMs: number }>();
+  // Jobs whose end could not be written (a full disk): held back in memory so they do not spin, with
+  // the data their run left. The failed commit may have taken the run's last updateData with it (a
+  // reply marked sent), and the next run must see it, or it would send the reply again.
+  const heldBack = new Map<string, { until: number; waitMs: number; data: T }>();
   const firstBackoffMs = options.writeFailureBackoffMs ?? 1000;
-  const holdBack = (id: string) => {
+  const holdBack = (id: string, data: T) => {
     const waitMs = Math.min(60_000, (heldBack.get(id)?.waitMs ?? firstBackoffMs / 2) * 2);
-    heldBack.set(id, { until: now() + waitMs, waitMs });
+    heldBack.set(id, { until: now() + waitMs, waitMs, data });
   };
   const excluded = (): ReadonlySet<string> => {
     if (heldBack.size === 0) return active;
@@ -75,7 +77,8 @@ export function createJobRunner<T>(
   let scheduled = false;
 
   const runOne = async (row: JobRow) => {
-    let data = JSON.parse(row.data) as T;
+    const held = heldBack.get(row.id);
+    let data = held === undefined ? (JSON.parse(row.data) as T) : held.data;
     const job: QueueJob<T> = {
       id: row.id,
       get data() {
@@ -93,6 +96,7 @@ export function createJobRunner<T>(
       onError(error, { id: row.id, final: state === "failed" });
     };
     try {
+      if (held !== undefined) table.updateData(queue, row.id, data);
       let outcome: Awaited<ReturnType<JobHandler<T>>>;
       try {
         outcome = await handler(job);
@@ -110,7 +114,7 @@ export function createJobRunner<T>(
       heldBack.delete(row.id);
     } catch (tableError) {
       // The table could not be written (disk full): the job stays waiting, and runs again after a backoff.
-      holdBack(row.id);
+      holdBack(row.id, data);
       onError(tableError);
     }
   };
