@@ -309,6 +309,14 @@ export interface TurnJournal {
     value: unknown,
     options?: StepOptions,
   ): Promise<void>;
+  /**
+   * Throws TurnJournalError if a record of this run may have been lost after it was written: in embedded
+   * mode a repeatable step's record shares a later commit, and a commit that failed (a full disk) took
+   * it, while the writes after it may still commit. Called just before the turn queues its replies, with
+   * no wait on I/O or a timer between, so the check and the queued replies share one commit; the next run
+   * goes on from what the journal kept. Journals whose records are durable once written leave it out.
+   */
+  assertWritesKept?(conversationKey: string, turnId: string): void;
   /** This run gave the turn back untried (the agent's slots were busy): its attempt does not count. */
   release(conversationKey: string, turnId: string): Promise<void>;
   /** Ends the turn if `turnId` is still the conversation's turn. */

@@ -274,6 +274,8 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
     if (replies.length > 0 && address.to === undefined && address.recipient === undefined) {
       deps.logger.warn({ turnId }, "turn has no customer address; reply dropped");
     } else {
+      // Nothing awaited between the check and the queueing: they share one commit (see assertWritesKept).
+      journal?.assertWritesKept?.(job.conversationKey, turnId);
       // Idempotent per (turn, part): a resumed turn whose replies were queued queues nothing new.
       await deps.outbound.enqueue(
         replies.map((reply, part) => ({

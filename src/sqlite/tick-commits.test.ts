@@ -71,6 +71,26 @@ describe("batchWritesPerTick", () => {
     expect(errors).toEqual([]);
   });
 
+  it("loses every write of a batch whose commit fails, the unawaited ones too, and counts it; the next batch commits", async () => {
+    const { db, commits, errors, committedRows } = setUp({ unawaitedCommitMs: 60_000 });
+    // A deferred foreign key is checked at COMMIT: a way to make a commit fail, as a full disk does.
+    db.pragma("foreign_keys = ON");
+    db.exec("CREATE TABLE child (parent INTEGER REFERENCES t (n) DEFERRABLE INITIALLY DEFERRED)");
+    const insert = db.prepare("INSERT INTO t (n) VALUES (?)");
+    const orphan = db.prepare("INSERT INTO child (parent) VALUES (?)");
+    insert.run(1); // nothing waits for it
+    orphan.run(99);
+    expect(commits.failures()).toBe(0);
+    await expect(commits.committed()).rejects.toThrow(/FOREIGN KEY/);
+    expect(commits.failures()).toBe(1);
+    expect(errors).toHaveLength(1);
+    insert.run(2);
+    await commits.committed();
+    // The batch that failed took 1 with it; the later one holds 2: not a prefix of the writes.
+    expect(committedRows()).toEqual([2]);
+    expect(commits.failures()).toBe(1);
+  });
+
   it("commits what is pending when the file is closed", () => {
     const { db, committedRows } = setUp();
     db.prepare("INSERT INTO t (n) VALUES (?)").run(7);

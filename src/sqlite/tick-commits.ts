@@ -9,6 +9,12 @@ export interface TickCommits {
   committed(): Promise<void>;
   /** Commits the writes so far at once (before a flush to disk, before the file is closed); throws if it cannot. */
   commitNow(): void;
+  /**
+   * Batches that could not be committed since the start. Each took every write in it with it, the
+   * unawaited ones too, while later batches may commit: work that went on from a write nothing waited
+   * for compares this count before acting on that write.
+   */
+  failures(): number;
 }
 
 type Transaction = ((...args: unknown[]) => unknown) & {
@@ -58,6 +64,7 @@ export function batchWritesPerTick(
   let atEndOfTick = false;
   let later: NodeJS.Timeout | undefined;
   let waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  let failures = 0;
 
   // Commits the batch; throws (after rolling it back) when it cannot be committed.
   const commitNow = () => {
@@ -75,6 +82,7 @@ export function batchWritesPerTick(
       if (!db.inTransaction) throw new Error("the batch of writes was rolled back by SQLite after an error");
       db.exec("COMMIT");
     } catch (error) {
+      failures += 1;
       try {
         if (db.inTransaction) db.exec("ROLLBACK");
       } catch {
@@ -157,5 +165,6 @@ export function batchWritesPerTick(
       return new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
     },
     commitNow,
+    failures: () => failures,
   };
 }

@@ -137,7 +137,11 @@ function onFile(
   const budget = createSqliteTokenBudget({ db });
   // A recorded step (a tool's call) is committed before the turn goes on; a repeatable one (the replies)
   // with the turn's later writes, before anything is sent (a send waits for its commit).
-  const journal = createSqliteTurnJournal({ db, stepRecorded: () => commits.committed() });
+  const journal = createSqliteTurnJournal({
+    db,
+    stepRecorded: () => commits.committed(),
+    commitFailures: () => commits.failures(),
+  });
   const order = createSendOrderGate({
     order: sendOrder,
     jobState: async (id) => jobs.state(QUEUE_NAMES.outbound, id),

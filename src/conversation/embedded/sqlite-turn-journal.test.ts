@@ -21,8 +21,17 @@ function setUp() {
   const db = openSqliteDatabase({ dataDir: dir });
   opened.push(db);
   const commits = batchWritesPerTick(db, () => {}, { unawaitedCommitMs: 60_000 });
-  const journal = createSqliteTurnJournal({ db, stepRecorded: () => commits.committed() });
+  const journal = createSqliteTurnJournal({
+    db,
+    stepRecorded: () => commits.committed(),
+    commitFailures: () => commits.failures(),
+  });
   db.exec("CREATE TABLE replies_queued (turn_id TEXT)");
+  // A deferred foreign key is checked at COMMIT: a way to make a commit fail, as a full disk does.
+  db.pragma("foreign_keys = ON");
+  db.exec("CREATE TABLE parents (id INTEGER PRIMARY KEY)");
+  db.exec("CREATE TABLE orphans (parent INTEGER REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)");
+  const orphan = db.prepare("INSERT INTO orphans (parent) VALUES (-1)");
   const queueReplies = db.prepare("INSERT INTO replies_queued (turn_id) VALUES (?)");
   const reader = new Database(join(dir, "sharpsharp.db"), { readonly: true });
   opened.push(reader);
@@ -32,6 +41,7 @@ function setUp() {
     journal,
     commits,
     queueReplies,
+    failNextCommit: () => orphan.run(),
     committedSteps: () => stepsSeen.all() as string[],
     committedQueued: () => queuedSeen.all() as string[],
   };
@@ -64,5 +74,21 @@ describe("the embedded turn journal under per-tick commits", () => {
     expect([committedSteps(), committedQueued()]).toEqual([["replies"], ["turn-1"]]);
     const resumed = await journal.resume("c1");
     expect(resumed?.steps.get("replies")).toEqual([{ text: "hi" }]);
+  });
+
+  it("refuses to let a run queue its replies after a failed commit may have taken its repeatable record", async () => {
+    const { journal, commits, failNextCommit, committedSteps } = setUp();
+    await journal.begin("c1", turn);
+    await journal.record("c1", "turn-1", "replies", [{ text: "hi" }], { repeatable: true });
+    expect(() => journal.assertWritesKept?.("c1", "turn-1")).not.toThrow();
+    failNextCommit();
+    // Someone else's commit fails: the unawaited record goes with it, and a later commit would not hold it.
+    await expect(commits.committed()).rejects.toThrow();
+    expect(committedSteps()).toEqual([]);
+    expect(() => journal.assertWritesKept?.("c1", "turn-1")).toThrow(/commit failed while turn-1 ran/);
+    // The next run starts from what the journal kept (here nothing: a new begin) and may queue.
+    expect(await journal.resume("c1")).toBeUndefined();
+    await journal.begin("c1", turn);
+    expect(() => journal.assertWritesKept?.("c1", "turn-1")).not.toThrow();
   });
 });

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from "../../sqlite/index.js";
+import { TurnJournalError } from "../errors.js";
 import type { JournaledTurn, SetAsideTurn, TurnJournal } from "../ports.js";
 
 export interface SqliteTurnJournalOptions {
@@ -17,6 +18,11 @@ export interface SqliteTurnJournalOptions {
    * turn that kills the process is still counted.
    */
   readonly stepRecorded?: () => Promise<void>;
+  /**
+   * Batches of writes that failed to commit so far (TickCommits.failures): a run during which one failed
+   * may have lost its repeatable records, and queues nothing (assertWritesKept). Default: none ever fail.
+   */
+  readonly commitFailures?: () => number;
 }
 
 /** The embedded TurnJournal, plus the housekeeping sweep. */
@@ -92,6 +98,9 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
     "SELECT conversation_key FROM turn_journal WHERE expires_at <= ?",
   );
 
+  const commitFailures = options.commitFailures ?? (() => 0);
+  // The failed commits counted when each conversation's run began (or resumed), while it runs.
+  const failuresAtStart = new Map<string, number>();
   const current = (conversationKey: string, turnId: string) => {
     const row = readTurn.get(conversationKey, now());
     return row?.turn_id === turnId ? row : undefined;
@@ -145,9 +154,11 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
 
   return {
     async begin(conversationKey, turn) {
+      failuresAtStart.set(conversationKey, commitFailures());
       begin(conversationKey, turn);
     },
     async resume(conversationKey) {
+      failuresAtStart.set(conversationKey, commitFailures());
       const resumed = resume(conversationKey);
       if (resumed !== undefined) await options.stepRecorded?.();
       return resumed;
@@ -157,13 +168,26 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
       // A repeatable step's record shares the commit of the turn's later writes: one commit a turn fewer.
       if (stepOptions?.repeatable !== true) await options.stepRecorded?.();
     },
+    assertWritesKept(conversationKey, turnId) {
+      const atStart = failuresAtStart.get(conversationKey);
+      if (atStart === undefined || atStart === commitFailures()) return;
+      throw new TurnJournalError(
+        "writes kept",
+        new Error(
+          `a commit failed while ${turnId} ran (a full disk?): its records may be lost; it runs again`,
+        ),
+      );
+    },
     async release(conversationKey, turnId) {
+      failuresAtStart.delete(conversationKey);
       release(conversationKey, turnId);
     },
     async finish(conversationKey, turnId) {
+      failuresAtStart.delete(conversationKey);
       finish(conversationKey, turnId);
     },
     async setAside(conversationKey, turnId, reason) {
+      failuresAtStart.delete(conversationKey);
       setAside(conversationKey, turnId, reason);
     },
     async setAsideTurns(limit) {
