@@ -10,7 +10,9 @@ export type SendOutcome =
   /** Not attempted: the tenant is paused. */
   | "deferred_paused"
   /** Not attempted yet: an earlier reply of the conversation is still to send. */
-  | "deferred_order";
+  | "deferred_order"
+  /** Not sent again: this process had sent it, and the queue lost the mark (Redis cut off, a failed commit). */
+  | "already_sent";
 
 /** Why a send waited before it was attempted (the `limit` label). */
 export type LimiterWait = "slot" | "delayed";

@@ -20,6 +20,9 @@ import type { GiveUpReason } from "./send-error-codes.js";
 import type { SendOrderGate } from "./send-order-gate.js";
 import { numberPauseScope } from "./send-pause-scope.js";
 
+/** Jobs whose wamid a sender remembers after sending them (about 100 bytes each). */
+const SENT_REMEMBERED = 10_000;
+
 /** What sending one reply needs. */
 export interface SendReplyDeps {
   readonly limiter: SendRateLimiter;
@@ -61,6 +64,15 @@ type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sen
 export function createSendReply(deps: SendReplyDeps) {
   const count = (tenant: string, outcome: SendOutcome, code?: number) =>
     deps.metrics?.sends.inc({ tenant, outcome, code: code === undefined ? "" : String(code) });
+  // The wamids Meta answered for the newest jobs this process sent (insertion-ordered, bounded): when the
+  // queue lost the "sent" mark (Redis cut off or a failed commit right after the send), the job comes back
+  // marked "sending", and without this the worker that sent it would send it again as an unknown outcome.
+  const sentHere = new Map<string, string>();
+  const rememberSent = (jobId: string | undefined, wamid: string) => {
+    if (jobId === undefined) return;
+    sentHere.set(jobId, wamid);
+    if (sentHere.size > SENT_REMEMBERED) sentHere.delete(sentHere.keys().next().value as string);
+  };
 
   const tracing = deps.tracing;
   return function sendReply(job: QueueJob<OutboundJob>): Promise<JobOutcome> {
@@ -137,10 +149,12 @@ export function createSendReply(deps: SendReplyDeps) {
       }
     };
 
-    if (data.sentWamid !== undefined) {
-      // Sent before the process died or lost the job; recording it again is harmless.
-      await recordSent(data.sentWamid);
-      return jobDone(data.sentWamid);
+    const sentWamid = data.sentWamid ?? (job.id === undefined ? undefined : sentHere.get(job.id));
+    if (sentWamid !== undefined) {
+      // Sent before the process died or lost the job, or before its mark was lost; recording it again is harmless.
+      if (data.sentWamid === undefined) counted("already_sent");
+      await recordSent(sentWamid);
+      return jobDone(sentWamid);
     }
 
     const numberScope = numberPauseScope(tenant, data.phoneNumberId);
@@ -225,6 +239,7 @@ export function createSendReply(deps: SendReplyDeps) {
               },
             );
       // First thing after Meta's answer, so a crash from here on cannot send the reply again.
+      rememberSent(job.id, result.wamid);
       await job
         .updateData({ ...data, unknownOutcomeRetried, sending: false, sentWamid: result.wamid })
         .catch((error: unknown) => log.warn({ err: error }, "could not mark the reply sent"));

@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/observability/index.js";
+import { createLocalSendRateLimiter } from "../../src/outbound/embedded/index.js";
+import { createSendReply } from "../../src/outbound/send-reply.js";
+import type { JobOutcome, OutboundJob, QueueJob } from "../../src/queue/index.js";
+import { createGraphApiClient } from "../../src/whatsapp/index.js";
+import { GRAPH_TOKEN, type RunningFake, startFake } from "../support/fake-graph.js";
+import { textReply } from "../support/outbound-harness.js";
+
+const silent = createLogger({ level: "silent" });
+
+/**
+ * A job as a queue keeps it: `kept` is what the queue has; while `cutOff`, writes fail (Redis cut off, a
+ * commit that failed) and the queue keeps what it had.
+ */
+function keptJob(id: string, data: OutboundJob) {
+  const queue = { kept: data, cutOff: false };
+  const run = (): QueueJob<OutboundJob> => {
+    let current = queue.kept;
+    return {
+      id,
+      get data() {
+        return current;
+      },
+      async updateData(next) {
+        if (queue.cutOff) throw new Error("Connection is closed.");
+        queue.kept = next;
+        current = next;
+      },
+    };
+  };
+  return { queue, run };
+}
+
+describe("a reply whose 'sent' mark the queue lost", () => {
+  let fake: RunningFake | undefined;
+  afterEach(async () => {
+    await fake?.fake.close();
+    fake = undefined;
+  });
+
+  it("is not sent again by the worker that sent it: the job ends with the wamid Meta gave", async () => {
+    fake = await startFake();
+    const client = createGraphApiClient(
+      {},
+      { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5_000 },
+    );
+    const job = keptJob("out-1", { ...textReply("2348012345678", "turn-1"), seq: 1 } as OutboundJob);
+    const send = createSendReply({
+      limiter: createLocalSendRateLimiter(),
+      pause: { remainingMs: async () => 0, pause: async () => {} },
+      // The queue is cut off as Meta answers: the "sent" mark and the job's end are lost.
+      graphClientFor: () => ({
+        ...client,
+        sendMessage: async (phoneNumberId, body) => {
+          const answered = await client.sendMessage(phoneNumberId, body);
+          job.queue.cutOff = true;
+          return answered;
+        },
+      }),
+      logger: silent,
+      metrics: undefined,
+      now: Date.now,
+      random: Math.random,
+      pauseMs: 60_000,
+      retryPolicy: {},
+      orderPollMs: 250,
+      orderMaxWaitMs: 60_000,
+    });
+    const firstOutcome: JobOutcome = await send(job.run());
+    expect(job.queue.kept.sending).toBe(true);
+    expect(job.queue.kept.sentWamid).toBeUndefined();
+    // Back: the queue runs the job again as it kept it, "sending" with no wamid.
+    job.queue.cutOff = false;
+    const secondOutcome = await send(job.run());
+    expect(fake.fake.messages()).toHaveLength(1);
+    const wamid = fake.fake.messages()[0]?.id;
+    expect(firstOutcome).toEqual({ kind: "done", result: wamid });
+    expect(secondOutcome).toEqual({ kind: "done", result: wamid });
+  });
+});
