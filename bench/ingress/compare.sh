@@ -9,6 +9,8 @@
 #
 # Env: OUT (bench/results); BEFORE_DIST: a second build of sharpsharp (e.g. the commit before a change,
 # copied out of dist/) run as "ss-before" and "emb-before" in the same rounds, for a before/after.
+# SYSTEMS: a space-separated subset of baseline, ss, emb, ss-before and emb-before, run in that order
+# (e.g. "baseline ss-before ss" for a change to one ingress).
 # Prints each run's summary line ("== label: ..."), then medians, spreads and ratios to the naive design.
 # Server CPU per request (from /proc, warmup included) is printed too: on a machine shared with other work it
 # moves far less than throughput does.
@@ -49,6 +51,7 @@ run() { # label, loop (closed|open), command...
 
 systems=(baseline ss emb)
 [ -n "${BEFORE_DIST:-}" ] && systems=(baseline ss-before ss emb-before emb)
+[ -n "${SYSTEMS:-}" ] && read -r -a systems <<<"$SYSTEMS"
 one() { # system, loop, load flags...
   local system=$1 loop=$2
   shift 2

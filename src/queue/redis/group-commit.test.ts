@@ -90,4 +90,75 @@ describe("createGroupCommitter", () => {
     await expect(fine).resolves.toBe(3);
     expect(flushed).toEqual([[1], [3]]);
   });
+
+  describe('gather: "io-phase"', () => {
+    it("puts what the I/O callbacks of one turn of the event loop submit in one flush", async () => {
+      const flushed: number[][] = [];
+      const committer = createGroupCommitter(
+        async (items: readonly number[]) => {
+          flushed.push([...items]);
+          return items;
+        },
+        { ...base, maxWeight: 100, gather: "io-phase" },
+      );
+      // Three callbacks of one poll phase stand for three webhooks read in one poll.
+      const submitted = await new Promise<Promise<number>[]>((resolve) => {
+        const all: Promise<number>[] = [];
+        let left = 3;
+        for (const n of [1, 2, 3]) {
+          setImmediate(() => {
+            all.push(committer.submit(n, 1));
+            if (--left === 0) resolve(all);
+          });
+        }
+      });
+      expect(await Promise.all(submitted)).toEqual([1, 2, 3]);
+      expect(flushed).toEqual([[1, 2, 3]]);
+      // Later submissions make a flush of their own: nothing waits for a group to fill.
+      expect(await committer.submit(4, 1)).toBe(4);
+      expect(flushed).toEqual([[1, 2, 3], [4]]);
+    });
+
+    it("fills every free slot when what waits is heavier than one group", async () => {
+      const flushed: number[][] = [];
+      const gates = [deferred(), deferred()];
+      const committer = createGroupCommitter(
+        async (items: readonly number[]) => {
+          const gate = gates[flushed.length];
+          flushed.push([...items]);
+          if (gate !== undefined) await gate.gate;
+          return items;
+        },
+        { ...base, maxWeight: 2, maxInFlight: 2, gather: "io-phase" },
+      );
+      const all = [1, 1, 1, 1, 1].map((n) => committer.submit(n, 1));
+      await new Promise((resolve) => setImmediate(resolve));
+      // Two flushes started together; the fifth item waits for a free slot.
+      expect(flushed).toEqual([
+        [1, 1],
+        [1, 1],
+      ]);
+      for (const gate of gates) gate.release();
+      await Promise.all(all);
+      expect(flushed).toEqual([[1, 1], [1, 1], [1]]);
+    });
+
+    it("rejects an item whose deadline passed before the gather ran, and flushes the rest", async () => {
+      let clock = 0;
+      const flushed: number[][] = [];
+      const committer = createGroupCommitter(
+        async (items: readonly number[]) => {
+          flushed.push([...items]);
+          return items;
+        },
+        { ...base, now: () => clock, maxWeight: 10, gather: "io-phase" },
+      );
+      const late = committer.submit(1, 5);
+      const fine = committer.submit(2, 50);
+      clock = 10;
+      await expect(late).rejects.toThrow("expired");
+      await expect(fine).resolves.toBe(2);
+      expect(flushed).toEqual([[2]]);
+    });
+  });
 });

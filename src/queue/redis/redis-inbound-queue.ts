@@ -32,6 +32,8 @@ export interface RedisQueuesOptions {
   readonly maxGroupWeight?: number;
   /** Group flushes in flight at once (default 16; measured in bench/RESULTS.md). */
   readonly maxFlushesInFlight?: number;
+  /** When a flush starts: "io-phase" (default) once the webhooks read in this poll are in; "none" at once. */
+  readonly gatherFlushes?: "none" | "io-phase";
   readonly description?: string;
   readonly now?: () => number;
   /** Called for errors the BullMQ queues emit in the background. */
@@ -163,6 +165,7 @@ export function createRedisQueues(options: RedisQueuesOptions): RedisQueues {
   const committer = createGroupCommitter(boundedFlush, {
     maxWeight: options.maxGroupWeight ?? 2000,
     maxInFlight: options.maxFlushesInFlight ?? 16,
+    gather: options.gatherFlushes ?? "io-phase",
     weight: (item: Pending) => item.batch.messages.length + item.batch.events.length,
     now,
     expired: () => new QueueUnavailableError("the enqueue deadline passed while waiting for Redis"),
