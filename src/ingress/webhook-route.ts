@@ -169,9 +169,11 @@ export function registerWebhookRoute(app: FastifyInstance, deps: WebhookRouteDep
     let parsed: ParsedWebhook;
     try {
       const rules = numberRulesOf(tenant);
-      parsed = parseWebhook(JSON.parse(raw.toString("utf8")), {
+      const text = raw.toString("utf8");
+      parsed = parseWebhook(JSON.parse(text), {
         tenantId: tenant.id,
         receivedAt,
+        sourceText: text,
         tenantForPhoneNumber: rules.tenantForPhoneNumber,
         isListedNumber: rules.isListedNumber,
       });

@@ -290,4 +290,17 @@ describe("parseWebhook on text no store can hold", () => {
     const [message] = parseWebhook(body, options).messages;
     expect(message?.text).toBe("abeg\uFFFD \uFFFD check");
   });
+
+  it("cleans them as well when given the source text, which lets it skip the walk on clean bodies", () => {
+    const text = JSON.stringify(fixtureJson("inbound-text")).replace(
+      /"body":"[^"]*"/,
+      '"body":"abeg\\u0000 \\ud83d check"',
+    );
+    const [message] = parseWebhook(JSON.parse(text), { ...options, sourceText: text }).messages;
+    expect(message?.text).toBe("abeg\uFFFD \uFFFD check");
+    const clean = JSON.stringify(fixtureJson("inbound-text"));
+    expect(parseWebhook(JSON.parse(clean), { ...options, sourceText: clean })).toEqual(
+      parseWebhook(JSON.parse(clean), options),
+    );
+  });
 });

@@ -10,7 +10,7 @@ import {
   statusSchema,
   webhookEnvelopeSchema,
 } from "./webhook-schema.js";
-import { wellFormedJson } from "./well-formed-text.js";
+import { jsonTextMayHoldIllFormed, wellFormedJson } from "./well-formed-text.js";
 
 export interface ParseWebhookOptions {
   /** The tenant whose app secret verified the body. */
@@ -27,6 +27,11 @@ export interface ParseWebhookOptions {
   readonly isListedNumber?: (phoneNumberId: string, tenantId: string) => boolean;
   /** Unix ms the request arrived. */
   readonly receivedAt: number;
+  /**
+   * The UTF-8-decoded text `raw` was parsed from, when the caller has it: if it escapes no NUL and no
+   * surrogate, the walk that makes every string well-formed is skipped (it cannot change anything).
+   */
+  readonly sourceText?: string;
 }
 
 /** Meta's payloads nest about 8 levels; a body far deeper is not a webhook (and could not be re-serialised). */
@@ -94,7 +99,8 @@ function statusEvent(
 export function parseWebhook(raw: unknown, options: ParseWebhookOptions): ParsedWebhook {
   if (nestedDeeperThan(raw, MAX_DEPTH)) throw new WebhookShapeError(`nested deeper than ${MAX_DEPTH} levels`);
   // Before anything is read from it: every message, event and log line downstream is well-formed text.
-  const body = wellFormedJson(raw);
+  const clean = options.sourceText !== undefined && !jsonTextMayHoldIllFormed(options.sourceText);
+  const body = clean ? raw : wellFormedJson(raw);
   const envelope = webhookEnvelopeSchema.safeParse(body);
   if (!envelope.success) throw new WebhookShapeError(firstIssue(envelope.error));
   const { receivedAt } = options;

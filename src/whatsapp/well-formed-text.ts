@@ -7,6 +7,20 @@ export function wellFormedText(text: string): string {
   return ILL_FORMED.test(text) ? text.replace(ILL_FORMED, "\uFFFD") : text;
 }
 
+// The only way a JSON text decoded from UTF-8 can yield NUL or a lone surrogate: a \u escape of one.
+const ILL_FORMED_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
+
+/**
+ * Whether JSON text decoded from UTF-8 bytes may parse to an ill-formed
+ * string. Such text holds no literal NUL (JSON.parse refuses control
+ * characters) and no lone surrogate (UTF-8 decoding replaces them), so only
+ * an escape can make one. `false` means the parsed value needs no cleaning;
+ * `true` may be a false alarm (an escaped emoji, an escaped backslash).
+ */
+export function jsonTextMayHoldIllFormed(text: string): boolean {
+  return ILL_FORMED_ESCAPE.test(text);
+}
+
 /**
  * A JSON value with every string (keys too) made well-formed, so no store
  * write can fail on what a customer typed: PostgreSQL refuses NUL in text,

@@ -215,6 +215,26 @@ describe.skipIf(skipWithoutRedis)("webhook ingress on real Redis", () => {
       const [message] = await inboxOf("default:106540352242922:2348020000200");
       expect(message?.text).toBe("\u20a6 \ud83d\ude4f");
     });
+
+    it("records escaped NUL and lone surrogates as U+FFFD, and a raw emoji as it came", async () => {
+      const escaped = textWebhook([
+        [{ wamid: "wamid.nul.1", from: "2348020000201", timestamp: 1795170600, text: "a\u0000b \udc00" }],
+      ]);
+      expect(escaped.toString()).toContain("\\u0000");
+      expect((await h.post(escaped)).statusCode).toBe(200);
+      const [dirty] = await inboxOf("default:106540352242922:2348020000201");
+      expect(dirty?.text).toBe("a\uFFFDb \uFFFD");
+      // Not a \u escape in sight: the text arrives as UTF-8 bytes and is recorded unchanged.
+      const raw = Buffer.from(
+        textWebhook([[{ wamid: "wamid.raw.1", from: "2348020000202", timestamp: 1795170600, text: "x" }]])
+          .toString()
+          .replace('"x"', '"Ẹ jọ̀ọ́ 🙏"'),
+      );
+      expect(raw.toString()).not.toContain("\\u");
+      expect((await h.post(raw)).statusCode).toBe(200);
+      const [plain] = await inboxOf("default:106540352242922:2348020000202");
+      expect(plain?.text).toBe("Ẹ jọ̀ọ́ 🙏");
+    });
   });
 
   describe("bad bodies", () => {
