@@ -29,7 +29,9 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
 });
 if (values.fn === undefined || positionals.length === 0) {
-  console.error("usage: profile-callers.js <profile.cpuprofile>... --fn <function name> [--depth 2] [--top 25]");
+  process.stderr.write(
+    "usage: profile-callers.js <profile.cpuprofile>... --fn <function name> [--depth 2] [--top 25]\n",
+  );
   process.exit(2);
 }
 const depth = Number(values.depth);
@@ -64,9 +66,11 @@ for (const file of positionals) {
     byCaller.set(key, (byCaller.get(key) ?? 0) + count);
   }
   const share = ((100 * total) / Math.max(1, profile.samples.length)).toFixed(1);
-  console.log(`${file}: ${values.fn} in ${total} of ${profile.samples.length} samples (${share}%), by caller:`);
+  console.log(
+    `${file}: ${values.fn} in ${total} of ${profile.samples.length} samples (${share}%), by caller:`,
+  );
   const rows = [...byCaller].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
   for (const [caller, count] of rows) {
-    console.log(`${((100 * count) / Math.max(1, total)).toFixed(1).padStart(6)}%  ${caller}`);
+    process.stdout.write(`${((100 * count) / Math.max(1, total)).toFixed(1).padStart(6)}%  ${caller}\n`);
   }
 }
