@@ -66,8 +66,8 @@ for (const file of positionals) {
     byCaller.set(key, (byCaller.get(key) ?? 0) + count);
   }
   const share = ((100 * total) / Math.max(1, profile.samples.length)).toFixed(1);
-  console.log(
-    `${file}: ${values.fn} in ${total} of ${profile.samples.length} samples (${share}%), by caller:`,
+  process.stdout.write(
+    `${file}: ${values.fn} in ${total} of ${profile.samples.length} samples (${share}%), by caller:\n`,
   );
   const rows = [...byCaller].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
   for (const [caller, count] of rows) {
