@@ -1,10 +1,10 @@
-// A NUL, or half of a surrogate pair with its other half missing: what JSON allows and stores refuse.
-const ILL_FORMED = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// What JSON allows and stores refuse: a NUL, or half of a surrogate pair with its other half missing
+// (String.prototype.isWellFormed finds the latter natively, far faster than a regular expression).
+const holdsIllFormedText = (text: string): boolean => !text.isWellFormed() || text.includes("\0");
 
 /** The text with every NUL and lone surrogate replaced by U+FFFD (the replacement character). */
 export function wellFormedText(text: string): string {
-  ILL_FORMED.lastIndex = 0;
-  return ILL_FORMED.test(text) ? text.replace(ILL_FORMED, "\uFFFD") : text;
+  return holdsIllFormedText(text) ? text.toWellFormed().replaceAll("\0", "\uFFFD") : text;
 }
 
 // The only way a JSON text decoded from UTF-8 can yield NUL or a lone surrogate: a \u escape of one.
@@ -33,17 +33,14 @@ export function wellFormedJson(value: unknown): unknown {
 }
 
 function holdsIllFormed(value: unknown): boolean {
-  if (typeof value === "string") {
-    ILL_FORMED.lastIndex = 0;
-    return ILL_FORMED.test(value);
-  }
+  if (typeof value === "string") return holdsIllFormedText(value);
   if (value === null || typeof value !== "object") return false;
   if (Array.isArray(value)) {
     for (const item of value) if (holdsIllFormed(item)) return true;
     return false;
   }
   for (const key in value) {
-    if (holdsIllFormed(key) || holdsIllFormed((value as Record<string, unknown>)[key])) return true;
+    if (holdsIllFormedText(key) || holdsIllFormed((value as Record<string, unknown>)[key])) return true;
   }
   return false;
 }
