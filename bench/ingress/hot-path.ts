@@ -6,15 +6,19 @@
  * whole Fastify route through inject() on a queue that answers at once, and
  * a bare Fastify POST route through inject() (inject() alone costs far more
  * than the route: the difference of the two is what the ingress adds).
- * Point --dist at another build (a copy of dist/ from before a change) to
- * measure both, alternating runs.
+ * Then the embedded queue's record of each webhook's message (its SQLite
+ * statements and commit, groups of 20 webhooks as one poll would bring, the
+ * WAL flush left out). Point --dist at another build (a copy of dist/ from
+ * before a change) to measure both, alternating runs.
  *
  *   node dist/bench/ingress/hot-path.js [--dist dist] [--requests 20000] [--rounds 5]
  *
  * Prints µs of process CPU (user + system) per webhook, median and min–max over the rounds, and one JSON line.
  */
 
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import Fastify from "fastify";
@@ -36,6 +40,8 @@ const ingress = await load("src/ingress/index.js");
 const signature = await load("src/ingress/signature.js");
 const observability = await load("src/observability/index.js");
 const whatsapp = await load("src/whatsapp/index.js");
+const embedded = await load("src/queue/embedded/index.js");
+const sqlite = await load("src/sqlite/index.js");
 
 const SECRET = "bench-secret";
 const tenant = benchTenant(SECRET);
@@ -116,6 +122,32 @@ const steps: Record<string, (item: { body: Buffer; signature: string }) => unkno
   },
 };
 
+// The embedded queue on a file of its own; the WAL flush (fdatasync, off the event loop) is not CPU here.
+const dataDir = mkdtempSync(join(tmpdir(), "ss-hot-path-"));
+const db = sqlite.openSqliteDatabase({ dataDir });
+const queues = embedded.createEmbeddedQueues({
+  db,
+  jobs: embedded.createJobTable(db),
+  dedupeTtlSeconds: 8 * 24 * 3600,
+  syncer: { sync: async () => {}, close: async () => {} },
+  description: "hot-path",
+});
+const GROUP = 20;
+/** µs of CPU per webhook to record its message in the embedded queue, GROUP webhooks per commit. */
+async function embeddedRecordUs(items: readonly { body: Buffer }[]): Promise<number> {
+  const batches = items.map(({ body }) => {
+    const text = body.toString("utf8");
+    const parsed = whatsapp.parseWebhook(JSON.parse(text), { tenantId: "default", receivedAt: Date.now() });
+    return { messages: parsed.messages, events: parsed.events };
+  });
+  const before = process.cpuUsage();
+  for (let start = 0; start < batches.length; start += GROUP) {
+    await Promise.all(batches.slice(start, start + GROUP).map((batch) => queues.inbound.enqueue(batch)));
+  }
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / items.length;
+}
+
 const results: Record<string, number[]> = {};
 // One warm-up round so every step runs optimised code, then the measured rounds.
 for (let round = 0; round <= rounds; round++) {
@@ -127,8 +159,16 @@ for (let round = 0; round <= rounds; round++) {
     list.push(us);
     results[name] = list;
   }
+  const recordUs = await embeddedRecordUs(items);
+  if (round > 0) {
+    const name = `embedded record (x${GROUP})`;
+    results[name] = [...(results[name] ?? []), recordUs];
+  }
 }
 await app.close();
+await queues.close();
+db.close();
+rmSync(dataDir, { recursive: true, force: true });
 await bare.close();
 const routeLessBare = (results["whole route (inject)"] ?? []).map(
   (us, index) => us - (results["bare Fastify (inject)"]?.[index] ?? 0),

@@ -109,11 +109,13 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
       dedupe_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL
     ) WITHOUT ROWID;
   `);
-  const selectMark = db.prepare(
-    "SELECT handled, expires_at AS expiresAt FROM queue_marks WHERE tenant_id = ? AND wamid = ?",
-  );
-  const putMark = db.prepare(
-    "INSERT OR REPLACE INTO queue_marks (tenant_id, wamid, handled, expires_at) VALUES (?, ?, ?, ?)",
+  const selectMark = db.prepare("SELECT handled FROM queue_marks WHERE tenant_id = ? AND wamid = ?");
+  // A new message's mark in one statement: written unless a live mark is there (then nothing changes and
+  // selectMark tells a redelivery from a duplicate). The common case, a new message, costs no read.
+  const claimMark = db.prepare(
+    `INSERT INTO queue_marks (tenant_id, wamid, handled, expires_at) VALUES (?, ?, 0, ?)
+     ON CONFLICT (tenant_id, wamid) DO UPDATE SET handled = 0, expires_at = excluded.expires_at
+     WHERE queue_marks.expires_at <= ?`,
   );
   // Keeps a live mark's expiry; a mark that expired before its message was handled lives a full TTL again (as in Redis).
   const markHandled = db.prepare(
@@ -177,13 +179,14 @@ export function createEmbeddedQueues(options: EmbeddedQueuesOptions): EmbeddedQu
 
   const recordMessage = (message: InboundMessage, json: string, at: number): MessageEnqueueResult => {
     const tenant = tenantOfConversation(message.conversationKey);
-    const mark = selectMark.get(tenant, message.wamid) as { handled: number; expiresAt: number } | undefined;
-    const live = mark !== undefined && mark.expiresAt > at;
-    if (live && mark.handled === 1) return "duplicate";
-    if (!live) putMark.run(tenant, message.wamid, 0, at + ttlMs);
+    const fresh = claimMark.run(tenant, message.wamid, at + ttlMs, at).changes === 1;
+    if (!fresh) {
+      const mark = selectMark.get(tenant, message.wamid) as { handled: number } | undefined;
+      if (mark?.handled === 1) return "duplicate";
+    }
     insertInbox.run(message.conversationKey, message.wamid, message.timestamp, message.receivedAt, json);
     scheduleTurn(message.conversationKey, at);
-    return live ? "redelivered" : "new";
+    return fresh ? "new" : "redelivered";
   };
 
   const recordEvent = (event: InboundEvent, at: number): "new" | "duplicate" => {
