@@ -28,9 +28,9 @@ function run(args: string[], env: Record<string, string> = {}) {
 }
 
 describe("sharpsharp fake-llm (the built CLI)", () => {
-  it("prints one line with its URL, answers by the README's rules file and its key, and exits 0 on SIGTERM", async () => {
-    // The rules example of README.md ("Fake LLM"), so the documentation cannot drift from what runs.
-    const readme = readFileSync(fileURLToPath(new URL("../../README.md", import.meta.url)), "utf8");
+  it("prints one line with its URL, answers by the documented rules file and its key, and exits 0 on SIGTERM", async () => {
+    // The rules example of docs/development.md ("Fake LLM"), so the documentation cannot drift from what runs.
+    const readme = readFileSync(fileURLToPath(new URL("../../docs/development.md", import.meta.url)), "utf8");
     const example = /## Fake LLM[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
     const rules = join(dir, "rules.json");
