@@ -6,19 +6,8 @@
  *
  *   node dist/bench/e2e/profile-callers.js /tmp/prof/CPU.*.cpuprofile --fn writeUtf8String [--depth 2] [--top 25]
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { functionName: string; url: string; lineNumber: number };
-  readonly children?: number[];
-}
-
-interface CpuProfile {
-  readonly nodes: ProfileNode[];
-  readonly samples: number[];
-}
+import { type ProfileNode, readCpuProfile } from "./cpu-profile.js";
 
 const { values, positionals } = parseArgs({
   options: {
@@ -45,7 +34,7 @@ function ownFrame(node: ProfileNode): string | undefined {
 }
 
 for (const file of positionals) {
-  const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+  const profile = readCpuProfile(file);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);

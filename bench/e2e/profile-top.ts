@@ -4,20 +4,8 @@
  *
  *   node dist/bench/e2e/profile-top.js /tmp/prof/CPU.*.cpuprofile [--top 30]
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { functionName: string; url: string; lineNumber: number };
-  readonly children?: number[];
-}
-
-interface CpuProfile {
-  readonly nodes: ProfileNode[];
-  readonly samples: number[];
-  readonly timeDeltas: number[];
-}
+import { readCpuProfile } from "./cpu-profile.js";
 
 const { values, positionals } = parseArgs({
   options: { top: { type: "string", default: "30" } },
@@ -25,7 +13,7 @@ const { values, positionals } = parseArgs({
 });
 
 for (const file of positionals) {
-  const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+  const profile = readCpuProfile(file);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<string, number>();
   let totalUs = 0;
