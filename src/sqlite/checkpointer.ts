@@ -7,11 +7,16 @@ export interface Checkpointer {
 }
 
 /**
- * A WAL of this many frames (about 256 MiB at 1 KiB pages) has not started over since the last lull:
- * the thread checkpoints again at once, pass after pass, until one is short enough to see no commit.
- * Not lower: catching up every 8 MiB cost 7% more CPU at 100 messages/s (bench/RESULTS.md).
+ * A WAL this long (256 MiB of pages) has not started over since the last lull: the thread
+ * checkpoints again at once, pass after pass, until one is short enough to see no commit. Not lower:
+ * catching up every 8 MiB cost 7% more CPU at 100 messages/s (bench/RESULTS.md).
  */
-export const CATCH_UP_FRAMES = 262_144;
+export const CATCH_UP_BYTES = 256 * 1024 * 1024;
+
+/** CATCH_UP_BYTES in frames of a file's page size (a file keeps the page size it was made with). */
+export function catchUpFramesFor(pageSize: number): number {
+  return Math.floor(CATCH_UP_BYTES / pageSize);
+}
 
 /**
  * How much lower than the process the checkpoint thread is scheduled (nice steps), as the media
@@ -74,8 +79,8 @@ export function startCheckpointer(
   path: string,
   options: {
     readonly intervalMs: number;
-    /** WAL frames past which passes run back to back until it starts over; default CATCH_UP_FRAMES. */
-    readonly catchUpFrames?: number;
+    /** WAL frames past which passes run back to back until it starts over. */
+    readonly catchUpFrames: number;
     readonly onError: (message: string) => void;
     /** The thread ended without being stopped (it failed to open, or crashed). */
     readonly onExit: () => void;
@@ -89,7 +94,7 @@ export function startCheckpointer(
       path,
       modulePath,
       intervalMs: options.intervalMs,
-      catchUpFrames: options.catchUpFrames ?? CATCH_UP_FRAMES,
+      catchUpFrames: options.catchUpFrames,
       niceSteps: CHECKPOINT_THREAD_NICE_STEPS,
       closed,
     },
