@@ -16,14 +16,20 @@ export function createOutboundJobHandler(deps: SendReplyDeps & { readonly order:
         .catch((error: unknown) =>
           deps.logger.warn({ err: error, job: job.id }, "could not advance the send order"),
         );
+    // A sent reply advances the order alongside its "sent" mark (one wait, not two); any other end after.
+    let finished = false;
+    const finishOnce = () => {
+      finished = true;
+      return finish();
+    };
     let outcome: JobOutcome;
     try {
-      outcome = await sendReply(job);
+      outcome = await sendReply(job, finishOnce);
     } catch (error) {
-      await finish();
+      if (!finished) await finish();
       throw error;
     }
-    if (outcome.kind !== "retry") await finish();
+    if (outcome.kind !== "retry" && !finished) await finish();
     return outcome;
   };
 }

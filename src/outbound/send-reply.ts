@@ -61,6 +61,9 @@ type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sen
  * up with an OutboundGivenUpError, whose message is the reason and Meta's
  * code. Done with the wamid Meta answered.
  */
+/** Work the caller wants done once Meta took the reply, alongside its "sent" mark; it must not throw. */
+export type AlongsideSent = () => Promise<void>;
+
 export function createSendReply(deps: SendReplyDeps) {
   const count = (tenant: string, outcome: SendOutcome, code?: number) =>
     deps.metrics?.sends.inc({ tenant, outcome, code: code === undefined ? "" : String(code) });
@@ -75,8 +78,8 @@ export function createSendReply(deps: SendReplyDeps) {
   };
 
   const tracing = deps.tracing;
-  return function sendReply(job: QueueJob<OutboundJob>): Promise<JobOutcome> {
-    if (tracing === undefined || !tracing.enabled) return send(job, undefined);
+  return function sendReply(job: QueueJob<OutboundJob>, alongsideSent?: AlongsideSent): Promise<JobOutcome> {
+    if (tracing === undefined || !tracing.enabled) return send(job, undefined, alongsideSent);
     const { tenantId, turnId, part } = job.data;
     return tracing.inSpan(
       "outbound.send",
@@ -85,11 +88,15 @@ export function createSendReply(deps: SendReplyDeps) {
         parent: job.data.traceparent,
         attributes: { "ss.tenant": tenantId, "ss.turn.id": turnId, "ss.reply.part": part },
       },
-      (span) => send(job, span),
+      (span) => send(job, span, alongsideSent),
     );
   };
 
-  async function send(job: QueueJob<OutboundJob>, span: ActiveSpan | undefined): Promise<JobOutcome> {
+  async function send(
+    job: QueueJob<OutboundJob>,
+    span: ActiveSpan | undefined,
+    alongsideSent: AlongsideSent | undefined,
+  ): Promise<JobOutcome> {
     let data = job.data;
     const tenant = data.tenantId;
     const counted = (outcome: SendOutcome, code?: number) => {
@@ -240,7 +247,10 @@ export function createSendReply(deps: SendReplyDeps) {
             );
       // First thing after Meta's answer, so a crash from here on cannot send the reply again.
       rememberSent(job.id, result.wamid);
-      await job
+      // The mark, the delivery record and what the caller does once the reply is sent (its send order)
+      // depend on none of each other: issued in one turn of the loop, they share one wait. On Redis they
+      // go on one connection, so the mark is still applied first.
+      const marked = job
         .updateData({ ...data, unknownOutcomeRetried, sending: false, sentWamid: result.wamid })
         .catch((error: unknown) => log.warn({ err: error }, "could not mark the reply sent"));
       counted("sent");
@@ -249,7 +259,7 @@ export function createSendReply(deps: SendReplyDeps) {
         deps.metrics?.endToEndSeconds.observe({ tenant }, elapsedMs / 1000);
       }
       span?.setAttributes({ "ss.wamid.hash": fingerprint(result.wamid) });
-      await recordSent(result.wamid, sentTraceparent);
+      await Promise.all([marked, recordSent(result.wamid, sentTraceparent), alongsideSent?.()]);
       return jobDone(result.wamid);
     } catch (error) {
       const attempt = failedAttempts + 1;

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/observability/index.js";
+import { createLocalSendRateLimiter } from "../../src/outbound/embedded/index.js";
+import { createOutboundJobHandler } from "../../src/outbound/outbound-job-handler.js";
+import type { SendOrderGate } from "../../src/outbound/send-order-gate.js";
+import type { OutboundJob, QueueJob } from "../../src/queue/index.js";
+import { createGraphApiClient } from "../../src/whatsapp/index.js";
+import { GRAPH_TOKEN, type RunningFake, startFake } from "../support/fake-graph.js";
+import { textReply } from "../support/outbound-harness.js";
+
+const silent = createLogger({ level: "silent" });
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("after Meta took a reply", () => {
+  let fake: RunningFake | undefined;
+  afterEach(async () => {
+    await fake?.fake.close();
+    fake = undefined;
+  });
+
+  it("advances the conversation's send order alongside the 'sent' mark, not after it, and once", async () => {
+    fake = await startFake();
+    const client = createGraphApiClient(
+      {},
+      { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5_000 },
+    );
+    const events: string[] = [];
+    let data = { ...textReply("2348012345678", "turn-1"), seq: 1 } as OutboundJob;
+    const job: QueueJob<OutboundJob> = {
+      id: "out-1",
+      get data() {
+        return data;
+      },
+      async updateData(next) {
+        if (next.sentWamid === undefined) {
+          data = next;
+          return;
+        }
+        // A slow store: each wait after the send is one round trip.
+        events.push("mark written");
+        await wait(40);
+        data = next;
+        events.push("mark acknowledged");
+      },
+    };
+    const order: SendOrderGate = {
+      check: async () => "go",
+      finish: async () => {
+        events.push("order advanced");
+      },
+    } as unknown as SendOrderGate;
+    const run = createOutboundJobHandler({
+      limiter: createLocalSendRateLimiter(),
+      pause: { remainingMs: async () => 0, pause: async () => {} },
+      graphClientFor: () => client,
+      logger: silent,
+      metrics: undefined,
+      now: Date.now,
+      random: Math.random,
+      pauseMs: 60_000,
+      retryPolicy: {},
+      orderPollMs: 250,
+      orderMaxWaitMs: 60_000,
+      order,
+    });
+    const outcome = await run(job);
+    const wamid = fake.fake.messages()[0]?.id;
+    expect(outcome).toEqual({ kind: "done", result: wamid });
+    expect(data.sentWamid).toBe(wamid);
+    expect(events).toEqual(["mark written", "order advanced", "mark acknowledged"]);
+  });
+});
