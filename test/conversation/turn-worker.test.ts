@@ -198,6 +198,42 @@ describe.skipIf(skipWithoutRedis)("turn worker end to end, Redis internals", () 
     expect(texts(h)).toEqual([GREETING, "Thank you o!", "I don call person for you."]);
   }, 12_000);
 
+  it("with coalescing off, reads the inbox once for a lone message; one that came during the turn waits for the next", async () => {
+    h = await createTurnHarness("turn-lone", { coalesce: OFF, settings });
+    await post(h, "wamid.l.1", "hi");
+    const { inbox } = h.ingress.queues;
+    let reads = 0;
+    let arrivals = 0;
+    const processTurn = createTurnProcessor({
+      inbox: {
+        read: (key, limit) => {
+          reads += 1;
+          return inbox.read(key, limit);
+        },
+        complete: async (key, wamids) => {
+          // A message arrives while the first turn runs: the queue makes its conversation due again.
+          if (arrivals++ === 0) await post(h as TurnHarness, "wamid.l.2", "thank you");
+          await inbox.complete(key, wamids);
+        },
+      },
+      outbound: h.outboundQueue,
+      responder: createFirstResponder([h.tenant]),
+      tenant: () => (h as TurnHarness).tenant,
+      logger: createLogger({ level: "silent" }),
+      now: Date.now,
+    });
+    const job = { tenantId: "default", conversationKey: `default:${PHONE_NUMBER_ID}:${CUSTOMER}` };
+    const first = await processTurn(job);
+    expect(first.kind === "handled" && first.turns.length).toBe(1);
+    expect(reads).toBe(1);
+    const second = await processTurn(job);
+    expect(second.kind === "handled" && second.turns.length).toBe(1);
+    expect((await inbox.read(job.conversationKey)).length).toBe(0);
+    h.startWorkers();
+    await eventually(() => (h as TurnHarness).fake.fake.messages().length === 2, 5000);
+    expect(texts(h)).toEqual([GREETING, "Thank you o!"]);
+  }, 10_000);
+
   it("queues one copy when a turn runs twice for the same messages", async () => {
     h = await createTurnHarness("turn-retry", { coalesce: OFF, settings });
     await post(h, "wamid.r.1", "hi");
