@@ -7,16 +7,11 @@ export interface Checkpointer {
 }
 
 /**
- * A WAL this long (256 MiB of pages) has not started over since the last lull: the thread
- * checkpoints again at once, pass after pass, until one is short enough to see no commit. Not lower:
- * catching up every 8 MiB cost 7% more CPU at 100 messages/s (bench/RESULTS.md).
+ * A WAL of this many frames (about 256 MiB at 1 KiB pages) has not started over since the last lull:
+ * the thread checkpoints again at once, pass after pass, until one is short enough to see no commit.
+ * Not lower: catching up every 8 MiB cost 7% more CPU at 100 messages/s (bench/RESULTS.md).
  */
-export const CATCH_UP_BYTES = 256 * 1024 * 1024;
-
-/** CATCH_UP_BYTES in frames of a file's page size (a file keeps the page size it was made with). */
-export function catchUpFramesFor(pageSize: number): number {
-  return Math.floor(CATCH_UP_BYTES / pageSize);
-}
+export const CATCH_UP_FRAMES = 262_144;
 
 /**
  * How much lower than the process the checkpoint thread is scheduled (nice steps), as the media
@@ -79,8 +74,8 @@ export function startCheckpointer(
   path: string,
   options: {
     readonly intervalMs: number;
-    /** WAL frames past which passes run back to back until it starts over. */
-    readonly catchUpFrames: number;
+    /** WAL frames past which passes run back to back until it starts over; default CATCH_UP_FRAMES. */
+    readonly catchUpFrames?: number;
     readonly onError: (message: string) => void;
     /** The thread ended without being stopped (it failed to open, or crashed). */
     readonly onExit: () => void;
@@ -94,7 +89,7 @@ export function startCheckpointer(
       path,
       modulePath,
       intervalMs: options.intervalMs,
-      catchUpFrames: options.catchUpFrames,
+      catchUpFrames: options.catchUpFrames ?? CATCH_UP_FRAMES,
       niceSteps: CHECKPOINT_THREAD_NICE_STEPS,
       closed,
     },

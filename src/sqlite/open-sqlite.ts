@@ -1,7 +1,7 @@
 import { accessSync, chmodSync, constants, existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { catchUpFramesFor, startCheckpointer } from "./checkpointer.js";
+import { CATCH_UP_FRAMES, startCheckpointer } from "./checkpointer.js";
 import { SqliteUnavailableError } from "./errors.js";
 
 export type SqliteDatabase = Database.Database;
@@ -13,16 +13,16 @@ export interface OpenSqliteOptions {
   readonly fileName?: string;
   /** How often the WAL is checkpointed by a worker thread, ms; default 1,000. */
   readonly checkpointMs?: number;
-  /** A WAL this many frames long is checkpointed pass after pass until it starts over; default 256 MiB of them. */
+  /** A WAL this many frames long is checkpointed pass after pass until it starts over; default 262,144 (256 MiB). */
   readonly checkpointCatchUpFrames?: number;
   /** Checkpoint errors (logged by the caller); default: ignored. */
   readonly onCheckpointError?: (message: string) => void;
 }
 
-/** A quarter more than a WAL of `catchUpFrames` frames (each: a 24-byte header and a page). */
-export function walSizeLimitBytes(catchUpFrames: number, pageSize: number): number {
+/** A quarter more than a WAL of `catchUpFrames` 1 KiB pages (each frame: a 24-byte header and the page). */
+export function walSizeLimitBytes(catchUpFrames: number): number {
   // Capped where SQLite still reads the number as a 64-bit integer.
-  return Math.min(Math.ceil(catchUpFrames * 1.25) * (pageSize + 24), Number.MAX_SAFE_INTEGER);
+  return Math.min(Math.ceil(catchUpFrames * 1.25) * (1024 + 24), Number.MAX_SAFE_INTEGER);
 }
 
 /** What an SQLite error code means for the person running sharpsharp. */
@@ -62,7 +62,6 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
   }
   let owner: SqliteDatabase | undefined;
   let db: SqliteDatabase | undefined;
-  let catchUpFrames = 0;
   try {
     // The owner lock: a write in exclusive locking mode holds this small file until the
     // connection closes, which the OS ends with the process (even on kill -9), so a second
@@ -75,12 +74,10 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     db = new Database(path, { timeout: 5000 });
     // SQLite gives the -wal and -shm files it makes later the database file's permissions.
     ownerOnly(path);
-    // SQLite's default 4 KiB pages. 1 KiB pages (used before) wrote fewer bytes a commit, but an inbound
-    // message's row (about 1.7 KB) spilled into overflow pages, each its own WAL frame and two writes, and
-    // the trees were deeper: with 4 KiB pages a message end to end took 3% less CPU and a webhook 6% less
-    // at 2,000/s, p99 unchanged (bench/RESULTS.md). Takes effect only when the file is created: a file
-    // keeps its page size, and the WAL limits below follow it.
-    db.pragma("page_size = 4096");
+    // Small pages: each commit writes every page it touched to the WAL in full, and inserts
+    // under random keys (message ids, conversations) touch many; 1 KiB pages cut those bytes.
+    // Takes effect only when the file is created.
+    db.pragma("page_size = 1024");
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("wal_autocheckpoint = 0");
@@ -93,9 +90,9 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
     // runs in the commit that restarts the WAL, on the event loop: cutting 256 MiB down to 64 MiB
     // stalled it 72–98 ms every ~20 s at 100 messages/s (bench/RESULTS.md). So the limit sits above
     // the size at which the checkpointer catches up, and only a WAL that outgrew that is cut.
-    const pageSize = db.pragma("page_size", { simple: true }) as number;
-    catchUpFrames = options.checkpointCatchUpFrames ?? catchUpFramesFor(pageSize);
-    db.pragma(`journal_size_limit = ${walSizeLimitBytes(catchUpFrames, pageSize)}`);
+    db.pragma(
+      `journal_size_limit = ${walSizeLimitBytes(options.checkpointCatchUpFrames ?? CATCH_UP_FRAMES)}`,
+    );
     // A write, so a read-only file or a full disk shows now, not on the first webhook.
     db.exec("CREATE TABLE IF NOT EXISTS ss_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
     db.prepare("INSERT OR REPLACE INTO ss_meta (key, value) VALUES ('opened_at', ?)").run(String(Date.now()));
@@ -108,7 +105,9 @@ export function openSqliteDatabase(options: OpenSqliteOptions): SqliteDatabase {
   const onCheckpointError = options.onCheckpointError ?? (() => {});
   const checkpointer = startCheckpointer(path, {
     intervalMs: options.checkpointMs ?? 1000,
-    catchUpFrames,
+    ...(options.checkpointCatchUpFrames === undefined
+      ? {}
+      : { catchUpFrames: options.checkpointCatchUpFrames }),
     onError: onCheckpointError,
     // Without its thread the WAL would only grow: SQLite's own checkpoints take over (on the event loop).
     onExit: () => {

@@ -95,8 +95,7 @@ describe.skipIf(!canMount)("embedded mode on a read-only or full disk (tmpfs)", 
   }, 60_000);
 
   it("answers every acknowledged message once when writes fail and succeed in turn (the full disk's WAL still has room)", async () => {
-    // Room for the file and a WAL of 4 KiB pages that grew while the disk was full, once the filler is gone.
-    disk = mountSmallDisk(8192) as SmallDisk;
+    disk = mountSmallDisk(2048) as SmallDisk;
     fake = await startFake();
     // Answered and left a second: the checkpointer has reset the WAL, whose pages the next writes reuse
     // without new space, so some commits go through on the full disk and others fail.
