@@ -16,7 +16,7 @@ export function createOutboundJobHandler(deps: SendReplyDeps & { readonly order:
         .catch((error: unknown) =>
           deps.logger.warn({ err: error, job: job.id }, "could not advance the send order"),
         );
-    // A sent reply advances the order alongside its "sent" mark (one wait, not two); any other end after.
+    // A sent reply advances the order once marked sent, alongside its delivery record; any other end after.
     let finished = false;
     const finishOnce = () => {
       finished = true;

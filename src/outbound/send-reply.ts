@@ -51,6 +51,9 @@ export interface SendReplyDeps {
 
 type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sending" | "orderHeldSince">;
 
+/** Work the caller wants done once Meta took the reply and it is marked sent, alongside its delivery record. */
+export type AlongsideSent = () => Promise<void>;
+
 /**
  * The outbound processor: one BullMQ job is one reply part. Paused tenant →
  * delayed until the pause ends. A reply with an earlier one of its
@@ -61,9 +64,6 @@ type State = Pick<OutboundJob, "failedAttempts" | "unknownOutcomeRetried" | "sen
  * up with an OutboundGivenUpError, whose message is the reason and Meta's
  * code. Done with the wamid Meta answered.
  */
-/** Work the caller wants done once Meta took the reply, alongside its "sent" mark; it must not throw. */
-export type AlongsideSent = () => Promise<void>;
-
 export function createSendReply(deps: SendReplyDeps) {
   const count = (tenant: string, outcome: SendOutcome, code?: number) =>
     deps.metrics?.sends.inc({ tenant, outcome, code: code === undefined ? "" : String(code) });
@@ -247,10 +247,7 @@ export function createSendReply(deps: SendReplyDeps) {
             );
       // First thing after Meta's answer, so a crash from here on cannot send the reply again.
       rememberSent(job.id, result.wamid);
-      // The mark, the delivery record and what the caller does once the reply is sent (its send order)
-      // depend on none of each other: issued in one turn of the loop, they share one wait. On Redis they
-      // go on one connection, so the mark is still applied first.
-      const marked = job
+      await job
         .updateData({ ...data, unknownOutcomeRetried, sending: false, sentWamid: result.wamid })
         .catch((error: unknown) => log.warn({ err: error }, "could not mark the reply sent"));
       counted("sent");
@@ -259,7 +256,13 @@ export function createSendReply(deps: SendReplyDeps) {
         deps.metrics?.endToEndSeconds.observe({ tenant }, elapsedMs / 1000);
       }
       span?.setAttributes({ "ss.wamid.hash": fingerprint(result.wamid) });
-      await Promise.all([marked, recordSent(result.wamid, sentTraceparent), alongsideSent?.()]);
+      // Once marked (a later reply may go only after this one can no longer be sent again), the delivery
+      // record and what the caller does once the reply is sent (its send order) depend on neither each
+      // other nor anything else: one wait for both, not two.
+      await Promise.all([
+        recordSent(result.wamid, sentTraceparent),
+        alongsideSent?.().catch((error: unknown) => log.warn({ err: error }, "after the send")),
+      ]);
       return jobDone(result.wamid);
     } catch (error) {
       const attempt = failedAttempts + 1;

@@ -18,7 +18,7 @@ describe("after Meta took a reply", () => {
     fake = undefined;
   });
 
-  it("advances the conversation's send order alongside the 'sent' mark, not after it, and once", async () => {
+  it("advances the conversation's send order once the reply is marked sent, alongside its delivery record, not after it", async () => {
     fake = await startFake();
     const client = createGraphApiClient(
       {},
@@ -62,11 +62,25 @@ describe("after Meta took a reply", () => {
       orderPollMs: 250,
       orderMaxWaitMs: 60_000,
       order,
+      sent: {
+        recordSent: async () => {
+          events.push("delivery written");
+          await wait(40);
+          events.push("delivery acknowledged");
+        },
+      },
     });
     const outcome = await run(job);
     const wamid = fake.fake.messages()[0]?.id;
     expect(outcome).toEqual({ kind: "done", result: wamid });
     expect(data.sentWamid).toBe(wamid);
-    expect(events).toEqual(["mark written", "order advanced", "mark acknowledged"]);
+    // The mark first: a later reply may go only once this one cannot be sent again.
+    expect(events).toEqual([
+      "mark written",
+      "mark acknowledged",
+      "delivery written",
+      "order advanced",
+      "delivery acknowledged",
+    ]);
   });
 });
