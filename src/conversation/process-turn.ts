@@ -425,9 +425,9 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
         continue;
       }
       handled.push(await handle(tenant, job, messages.slice(0, 1), undefined, inFlight));
-      // The only message read is answered: what arrived since is the next turn (its own job), as above,
-      // and a read to find the inbox empty would be one more round trip for every message.
-      if (messages.length === 1) break;
+      // The only message read, and not a full read, is answered: what arrived since is the next turn (its
+      // own job), as above, and a read to find the inbox empty would be one more round trip a message.
+      if (messages.length === 1 && messages.length < maxMessages) break;
     }
     return handled.length === 0 ? { kind: "empty" } : { kind: "handled", turns: handled };
   };

@@ -234,6 +234,28 @@ describe.skipIf(skipWithoutRedis)("turn worker end to end, Redis internals", () 
     expect(texts(h)).toEqual([GREETING, "Thank you o!"]);
   }, 10_000);
 
+  it("with coalescing off and one message a read, goes on after a full read until the inbox is empty", async () => {
+    h = await createTurnHarness("turn-full-read", { coalesce: OFF, settings });
+    const t = nowSeconds();
+    await post(h, "wamid.f.1", "hi", t);
+    await post(h, "wamid.f.2", "thank you", t + 1);
+    const processTurn = createTurnProcessor(
+      {
+        inbox: h.ingress.queues.inbox,
+        outbound: h.outboundQueue,
+        responder: createFirstResponder([h.tenant]),
+        tenant: () => (h as TurnHarness).tenant,
+        logger: createLogger({ level: "silent" }),
+        now: Date.now,
+      },
+      { maxMessages: 1 },
+    );
+    const job = { tenantId: "default", conversationKey: `default:${PHONE_NUMBER_ID}:${CUSTOMER}` };
+    const run = await processTurn(job);
+    expect(run.kind === "handled" && run.turns.length).toBe(2);
+    expect(await h.ingress.queues.inbox.read(job.conversationKey)).toEqual([]);
+  }, 10_000);
+
   it("queues one copy when a turn runs twice for the same messages", async () => {
     h = await createTurnHarness("turn-retry", { coalesce: OFF, settings });
     await post(h, "wamid.r.1", "hi");
