@@ -317,6 +317,12 @@ export interface TurnJournal {
    * goes on from what the journal kept. Journals whose records are durable once written leave it out.
    */
   assertWritesKept?(conversationKey: string, turnId: string): void;
+  /**
+   * True when a commit failed since this run began or resumed the turn (see assertWritesKept): the run
+   * failed for want of a disk, not on its own, and its attempt is given back. Journals whose records are
+   * durable once written leave it out.
+   */
+  writesLost?(conversationKey: string): boolean;
   /** This run gave the turn back untried (the agent's slots were busy): its attempt does not count. */
   release(conversationKey: string, turnId: string): Promise<void>;
   /** Ends the turn if `turnId` is still the conversation's turn. */

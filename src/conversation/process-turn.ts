@@ -384,6 +384,12 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
           if (turn !== undefined) await deps.journal?.release(job.conversationKey, turn.turnId);
           return { kind: "busy", retryAfterMs: error.retryAfterMs };
         }
+        if (turn !== undefined && deps.journal?.writesLost?.(job.conversationKey) === true) {
+          // The disk failed this run, not the turn (a full disk): the attempt is given back, and the job runs
+          // again later without spending one of its own, so a long full disk never sets a turn aside.
+          await deps.journal.release(job.conversationKey, turn.turnId).catch(() => {});
+          throw error;
+        }
         if (turn === undefined || deps.journal === undefined || turn.attempts < maxAttempts) throw error;
         try {
           handled.push(await setAside(job, turn, error instanceof Error ? error.message : String(error)));

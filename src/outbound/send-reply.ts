@@ -214,7 +214,15 @@ export function createSendReply(deps: SendReplyDeps) {
     const failedAttempts = data.failedAttempts ?? 0;
     // A job taken over while this worker was cut off from Redis is the new owner's to send (it throws).
     await job.ensureOwned?.();
-    await job.updateData({ ...data, unknownOutcomeRetried, sending: true });
+    try {
+      await job.updateData({ ...data, unknownOutcomeRetried, sending: true });
+    } catch (error) {
+      // The mark was not kept (a failed commit: a full disk, Redis cut off), so nothing was sent. A queue
+      // that runs the job again with what this run left must not read it as a send whose outcome is
+      // unknown: after two such runs the reply would be given up unsent.
+      await job.updateData(data).catch(() => {});
+      throw error;
+    }
     try {
       // Meta prepends the business number's country code to a `to` without "+", which can reach the
       // wrong person (docs/whatsapp-cloud-api.md §6); a wa_id is the full international number.

@@ -7,6 +7,7 @@ import { createEmbeddedBackend } from "../../src/app/backends/embedded.js";
 import { createRedisBackend } from "../../src/app/backends/redis.js";
 import type { Backend, WorkerPorts } from "../../src/app/index.js";
 import type { TenantConfig } from "../../src/config/index.js";
+import { createSqliteTurnJournal } from "../../src/conversation/embedded/index.js";
 import {
   createTurnProcessor,
   type Responder,
@@ -16,6 +17,7 @@ import {
 } from "../../src/conversation/index.js";
 import { createLogger } from "../../src/observability/index.js";
 import type { OutboundQueue, OutboundReply } from "../../src/outbound/index.js";
+import { openSqliteDatabase } from "../../src/sqlite/index.js";
 import type { InboundMessage } from "../../src/whatsapp/index.js";
 import { embeddedEnvConfig } from "../support/embedded-config.js";
 import { deleteKeys, skipWithoutRedis, TEST_REDIS_URL, uniquePrefix } from "../support/redis.js";
@@ -276,3 +278,86 @@ for (const kind of ["embedded", "redis"] as const) {
     });
   });
 }
+
+/** An embedded journal on a file of its own, told of failed commits by `commitFailures`. */
+function fileJournal(commitFailures: () => number) {
+  const dir = mkdtempSync(join(tmpdir(), "ss-journal-full-"));
+  const db = openSqliteDatabase({ dataDir: dir });
+  cleanups.push(async () => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return createSqliteTurnJournal({ db, commitFailures });
+}
+
+describe("the embedded turn journal on a full disk", () => {
+  it("never sets aside a turn whose runs failed because commits failed: it is answered once there is room", async () => {
+    const { backend, worker, tenant } = await open("embedded");
+    // The batches of writes that failed to commit so far: each failing run below has one fail under it.
+    let commitFailures = 0;
+    const journal = fileJournal(() => commitFailures);
+    let full = 6;
+    const responder: Responder = {
+      async respond(turn) {
+        if (full > 0) {
+          full -= 1;
+          commitFailures += 1;
+          throw new Error("could not journal the turn's step: database or disk is full");
+        }
+        return [{ text: `answered: ${turn.messages.map((m) => m.text).join(" + ")}` }];
+      },
+      async respondToStale() {
+        return [];
+      },
+    };
+    const processTurn = createTurnProcessor(
+      {
+        inbox: worker.inbox,
+        outbound: worker.outboundQueue,
+        responder,
+        tenant: () => tenant,
+        journal,
+        logger,
+        now: Date.now,
+      },
+      { maxAttempts: 3 },
+    );
+    const waiting = message(tenant, "my transfer never land");
+    await backend.ingress.inbound.enqueue({ messages: [waiting], events: [] });
+    const job = { tenantId: tenant.id, conversationKey: waiting.conversationKey };
+    // Twice the attempts a turn has: none of these runs counts against it.
+    for (let run = 0; run < 6; run += 1) await expect(processTurn(job)).rejects.toThrow(/disk is full/);
+    const turns = handledTurns(await processTurn(job));
+    expect(turns.map((turn) => [turn.replies, turn.setAside ?? false])).toEqual([[1, false]]);
+    expect(await journal.setAsideTurns(10)).toEqual([]);
+  });
+
+  it("still sets aside a turn that fails on its own while commits succeed", async () => {
+    const { backend, worker, tenant } = await open("embedded");
+    const journal = fileJournal(() => 0);
+    const processTurn = createTurnProcessor(
+      {
+        inbox: worker.inbox,
+        outbound: worker.outboundQueue,
+        responder: {
+          async respond() {
+            throw new Error("the model choked");
+          },
+          async respondToStale() {
+            return [];
+          },
+        },
+        tenant: () => tenant,
+        journal,
+        logger,
+        now: Date.now,
+      },
+      { maxAttempts: 2 },
+    );
+    const poison = message(tenant, "POISON");
+    await backend.ingress.inbound.enqueue({ messages: [poison], events: [] });
+    const job = { tenantId: tenant.id, conversationKey: poison.conversationKey };
+    await expect(processTurn(job)).rejects.toThrow("choked");
+    expect(handledTurns(await processTurn(job)).map((turn) => turn.setAside ?? false)).toEqual([true]);
+  });
+});

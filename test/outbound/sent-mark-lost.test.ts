@@ -32,6 +32,51 @@ function keptJob(id: string, data: OutboundJob) {
   return { queue, run };
 }
 
+type GraphClient = ReturnType<typeof createGraphApiClient>;
+
+/** The sender, with `afterSend` run as Meta's answer arrives (before the sender sees it). */
+function senderFor(client: GraphClient, afterSend: () => void = () => {}) {
+  return createSendReply({
+    limiter: createLocalSendRateLimiter(),
+    pause: { remainingMs: async () => 0, pause: async () => {} },
+    graphClientFor: () => ({
+      ...client,
+      sendMessage: async (phoneNumberId, body) => {
+        const answered = await client.sendMessage(phoneNumberId, body);
+        afterSend();
+        return answered;
+      },
+    }),
+    logger: silent,
+    metrics: undefined,
+    now: Date.now,
+    random: Math.random,
+    pauseMs: 60_000,
+    retryPolicy: {},
+    orderPollMs: 250,
+    orderMaxWaitMs: 60_000,
+  });
+}
+
+/**
+ * A job as the embedded runner holds back one whose writes failed (a full disk): the next run sees the
+ * data the last run left in memory, whether or not its write was kept.
+ */
+function heldBackJob(id: string, data: OutboundJob) {
+  const state = { current: data, refusing: false };
+  const run = (): QueueJob<OutboundJob> => ({
+    id,
+    get data() {
+      return state.current;
+    },
+    async updateData(next) {
+      state.current = next;
+      if (state.refusing) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    },
+  });
+  return { state, run };
+}
+
 describe("a reply whose 'sent' mark the queue lost", () => {
   let fake: RunningFake | undefined;
   afterEach(async () => {
@@ -46,26 +91,9 @@ describe("a reply whose 'sent' mark the queue lost", () => {
       { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5_000 },
     );
     const job = keptJob("out-1", { ...textReply("2348012345678", "turn-1"), seq: 1 } as OutboundJob);
-    const send = createSendReply({
-      limiter: createLocalSendRateLimiter(),
-      pause: { remainingMs: async () => 0, pause: async () => {} },
-      // The queue is cut off as Meta answers: the "sent" mark and the job's end are lost.
-      graphClientFor: () => ({
-        ...client,
-        sendMessage: async (phoneNumberId, body) => {
-          const answered = await client.sendMessage(phoneNumberId, body);
-          job.queue.cutOff = true;
-          return answered;
-        },
-      }),
-      logger: silent,
-      metrics: undefined,
-      now: Date.now,
-      random: Math.random,
-      pauseMs: 60_000,
-      retryPolicy: {},
-      orderPollMs: 250,
-      orderMaxWaitMs: 60_000,
+    // The queue is cut off as Meta answers: the "sent" mark and the job's end are lost.
+    const send = senderFor(client, () => {
+      job.queue.cutOff = true;
     });
     const firstOutcome: JobOutcome = await send(job.run());
     expect(job.queue.kept.sending).toBe(true);
@@ -77,5 +105,32 @@ describe("a reply whose 'sent' mark the queue lost", () => {
     const wamid = fake.fake.messages()[0]?.id;
     expect(firstOutcome).toEqual({ kind: "done", result: wamid });
     expect(secondOutcome).toEqual({ kind: "done", result: wamid });
+  });
+});
+
+describe("a reply whose 'sending' mark could not be kept", () => {
+  let fake: RunningFake | undefined;
+  afterEach(async () => {
+    await fake?.fake.close();
+    fake = undefined;
+  });
+
+  it("is sent once when the disk has room again, not given up as a send whose outcome is unknown", async () => {
+    fake = await startFake();
+    const client = createGraphApiClient(
+      {},
+      { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5_000 },
+    );
+    const job = heldBackJob("out-1", { ...textReply("2348012345678", "turn-1"), seq: 1 } as OutboundJob);
+    const send = senderFor(client);
+    // Two runs on a full disk: each fails at its "sending" mark, before anything goes to Meta.
+    job.state.refusing = true;
+    await expect(send(job.run())).rejects.toThrow(/disk is full/);
+    await expect(send(job.run())).rejects.toThrow(/disk is full/);
+    expect(fake.fake.messages()).toHaveLength(0);
+    job.state.refusing = false;
+    const outcome = await send(job.run());
+    expect(fake.fake.messages()).toHaveLength(1);
+    expect(outcome).toEqual({ kind: "done", result: fake.fake.messages()[0]?.id });
   });
 });

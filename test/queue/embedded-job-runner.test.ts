@@ -389,6 +389,92 @@ describe("embedded job runner when its table cannot be written", () => {
     expect(seen).toEqual([{}, { sentWamid: "wamid.1" }]);
   });
 
+  it("spends no attempt on a run that failed while a commit failed: a one-attempt job runs again and completes", async () => {
+    const { db, table } = open(tempDir());
+    table.add(Q, [{ id: "reply", data: {} }], Date.now());
+    let commitFailures = 0;
+    let runs = 0;
+    run(
+      table,
+      async () => {
+        runs += 1;
+        // The first two runs fail with a batch commit that failed under them (a full disk).
+        if (runs <= 2) {
+          commitFailures += 1;
+          throw new Error("the batch of writes was rolled back by SQLite after an error");
+        }
+      },
+      {
+        writeFailureBackoffMs: 20,
+        keep: { completedMs: 60_000, failedMs: 60_000 },
+        commitFailures: () => commitFailures,
+      },
+    );
+    await eventually(() => row(db, "reply")?.state === "completed", 5_000, 10);
+    expect(runs).toBe(3);
+    expect(row(db, "reply")?.attempts).toBe(0);
+  });
+
+  it("spends no attempt on a run that threw a write the disk refused, however the handler wrapped it", async () => {
+    const { db, table } = open(tempDir());
+    table.add(
+      Q,
+      [
+        { id: "full", data: {} },
+        { id: "own", data: {} },
+      ],
+      Date.now(),
+    );
+    const runs: string[] = [];
+    run(
+      table,
+      async (job) => {
+        runs.push(String(job.id));
+        if (job.id === "own") throw new Error("the handler's own failure");
+        if (runs.filter((id) => id === "full").length === 1) {
+          const full = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+          throw new Error("could not journal the step", { cause: new Error("store", { cause: full }) });
+        }
+      },
+      { writeFailureBackoffMs: 20, keep: { completedMs: 60_000, failedMs: 60_000 } },
+    );
+    await eventually(() => row(db, "full")?.state === "completed", 5_000, 10);
+    expect(runs.filter((id) => id === "full")).toHaveLength(2);
+    // A failure of the handler's own still spends the job's only attempt.
+    expect(row(db, "own")).toMatchObject({ state: "failed", error: "the handler's own failure" });
+    expect(runs.filter((id) => id === "own")).toHaveLength(1);
+  });
+
+  it("runs a held-back job with the data its run wrote even when that write itself was refused", async () => {
+    const { table } = open(tempDir());
+    table.add(Q, [{ id: "mark", data: { step: 0 } }], Date.now());
+    const full = () => Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    // The statement itself fails (a full disk), not only the commit after it; then there is room again.
+    let refused = 0;
+    const refusing: JobTable = {
+      ...table,
+      updateData: (...args) => {
+        if (refused === 0) {
+          refused += 1;
+          throw full();
+        }
+        table.updateData(...args);
+      },
+    };
+    const seen: unknown[] = [];
+    run<{ step: number }>(
+      refusing,
+      async (job) => {
+        seen.push(job.data);
+        if (job.data.step === 0) await job.updateData({ step: 1 }).catch(() => {});
+        if (seen.length === 1) throw full();
+      },
+      { writeFailureBackoffMs: 20 },
+    );
+    await eventually(() => seen.length === 2, 5_000, 10);
+    expect(seen).toEqual([{ step: 0 }, { step: 1 }]);
+  });
+
   it("holds a job back with a growing backoff instead of running it again at once (a full disk)", async () => {
     const { table } = open(tempDir());
     table.add(Q, [{ id: "stuck", data: {} }], Date.now());

@@ -152,6 +152,11 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
     return keys.length;
   });
 
+  const writesLost = (conversationKey: string) => {
+    const atStart = failuresAtStart.get(conversationKey);
+    return atStart !== undefined && atStart !== commitFailures();
+  };
+
   return {
     async begin(conversationKey, turn) {
       failuresAtStart.set(conversationKey, commitFailures());
@@ -168,9 +173,9 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
       // A repeatable step's record shares the commit of the turn's later writes: one commit a turn fewer.
       if (stepOptions?.repeatable !== true) await options.stepRecorded?.();
     },
+    writesLost,
     assertWritesKept(conversationKey, turnId) {
-      const atStart = failuresAtStart.get(conversationKey);
-      if (atStart === undefined || atStart === commitFailures()) return;
+      if (!writesLost(conversationKey)) return;
       throw new TurnJournalError(
         "writes kept",
         new Error(

@@ -1,3 +1,4 @@
+import { isSqliteWriteFailure } from "../../sqlite/index.js";
 import type { JobHandler } from "../job-outcome.js";
 import type { QueueJob } from "../ports.js";
 import type { JobRow, JobTable, KeepOptions } from "./job-table.js";
@@ -21,6 +22,13 @@ export interface JobRunnerOptions {
   readonly afterComplete?: () => Promise<void>;
   /** First wait before a job whose end could not be written runs again, ms; doubled each time, at most 60 s. Default 1,000. */
   readonly writeFailureBackoffMs?: number;
+  /**
+   * Commits of the table's database that failed so far (TickCommits.failures). A run that threw while
+   * one failed, or on a write the disk refused, failed for want of a disk, not on its own: it is held
+   * back like a run whose end could not be written, and spends no attempt. Without it a full disk used
+   * up a reply's only attempt and ended it unsent. Default: none ever fail (write errors still count).
+   */
+  readonly commitFailures?: () => number;
   /** A job that failed (retried or for good), or the loop's own errors. */
   readonly onError?: (error: unknown, job?: { id: string; final: boolean }) => void;
 }
@@ -59,6 +67,7 @@ export function createJobRunner<T>(
   // reply marked sent), and the next run must see it, or it would send the reply again.
   const heldBack = new Map<string, { until: number; waitMs: number; data: T }>();
   const firstBackoffMs = options.writeFailureBackoffMs ?? 1000;
+  const commitFailures = options.commitFailures ?? (() => 0);
   const holdBack = (id: string, data: T) => {
     const waitMs = Math.min(60_000, (heldBack.get(id)?.waitMs ?? firstBackoffMs / 2) * 2);
     heldBack.set(id, { until: now() + waitMs, waitMs, data });
@@ -85,8 +94,9 @@ export function createJobRunner<T>(
         return data;
       },
       async updateData(next) {
-        table.updateData(queue, row.id, next);
+        // Kept first: should the write fail (a full disk), a held-back job runs again with what its run left.
         data = next;
+        table.updateData(queue, row.id, next);
         await options.dataUpdated?.();
       },
     };
@@ -95,12 +105,18 @@ export function createJobRunner<T>(
       const state = table.fail(queue, row, message, final, options.keep?.failedMs, now());
       onError(error, { id: row.id, final: state === "failed" });
     };
+    const failuresAtStart = commitFailures();
     try {
       if (held !== undefined) table.updateData(queue, row.id, data);
       let outcome: Awaited<ReturnType<JobHandler<T>>>;
       try {
         outcome = await handler(job);
       } catch (error) {
+        if (commitFailures() !== failuresAtStart || causedByWriteFailure(error)) {
+          holdBack(row.id, data);
+          onError(error, { id: row.id, final: false });
+          return;
+        }
         failed(error, false);
         await options.written?.();
         heldBack.delete(row.id);
@@ -179,4 +195,14 @@ export function createJobRunner<T>(
       if (!force) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** A write the disk refused somewhere in the error's chain of causes (a handler may wrap it). */
+function causedByWriteFailure(error: unknown): boolean {
+  let cause = error;
+  for (let depth = 0; depth < 8 && cause !== undefined && cause !== null; depth += 1) {
+    if (isSqliteWriteFailure(cause)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
 }
