@@ -218,9 +218,10 @@ export function createSendReply(deps: SendReplyDeps) {
       await job.updateData({ ...data, unknownOutcomeRetried, sending: true });
     } catch (error) {
       // The mark was not kept (a failed commit: a full disk, Redis cut off), so nothing was sent. A queue
-      // that runs the job again with what this run left must not read it as a send whose outcome is
-      // unknown: after two such runs the reply would be given up unsent.
-      await job.updateData(data).catch(() => {});
+      // that runs the job again with what this run left (the embedded runner) must not read it as a send
+      // whose outcome is unknown: after two such runs the reply would be given up unsent. Only while the
+      // job is still this run's, so a worker that took it over meanwhile keeps its own mark.
+      await (job.ensureOwned?.() ?? Promise.resolve()).then(() => job.updateData(data)).catch(() => {});
       throw error;
     }
     try {

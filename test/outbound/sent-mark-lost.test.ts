@@ -63,7 +63,7 @@ function senderFor(client: GraphClient, afterSend: () => void = () => {}) {
  * data the last run left in memory, whether or not its write was kept.
  */
 function heldBackJob(id: string, data: OutboundJob) {
-  const state = { current: data, refusing: false };
+  const state = { current: data, refusing: false, ownerChecks: 0, ownedChecks: Number.POSITIVE_INFINITY };
   const run = (): QueueJob<OutboundJob> => ({
     id,
     get data() {
@@ -72,6 +72,11 @@ function heldBackJob(id: string, data: OutboundJob) {
     async updateData(next) {
       state.current = next;
       if (state.refusing) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    },
+    // Owned for the first `ownedChecks` checks, then taken over by another worker.
+    async ensureOwned() {
+      state.ownerChecks += 1;
+      if (state.ownerChecks > state.ownedChecks) throw new Error("the job was taken over");
     },
   });
   return { state, run };
@@ -132,5 +137,20 @@ describe("a reply whose 'sending' mark could not be kept", () => {
     const outcome = await send(job.run());
     expect(fake.fake.messages()).toHaveLength(1);
     expect(outcome).toEqual({ kind: "done", result: fake.fake.messages()[0]?.id });
+  });
+
+  it("does not take back a mark once another worker took the job over", async () => {
+    fake = await startFake();
+    const client = createGraphApiClient(
+      {},
+      { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5_000 },
+    );
+    const job = heldBackJob("out-1", { ...textReply("2348012345678", "turn-1"), seq: 1 } as OutboundJob);
+    // Owned at the check before the mark, taken over by the time the mark has failed.
+    job.state.ownedChecks = 1;
+    job.state.refusing = true;
+    await expect(senderFor(client)(job.run())).rejects.toThrow(/disk is full/);
+    expect(job.state.current.sending).toBe(true);
+    expect(fake.fake.messages()).toHaveLength(0);
   });
 });
