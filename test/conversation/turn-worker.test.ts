@@ -37,6 +37,25 @@ async function post(h: TurnHarness, wamid: string, text: string, timestamp = now
   expect(response.statusCode).toBe(200);
 }
 
+/** The turn processor with the router's answers, reading `inbox` (the harness's own, or one wrapping it). */
+function routerTurns(
+  h: TurnHarness,
+  inbox: Pick<TurnHarness["ingress"]["queues"]["inbox"], "read" | "complete">,
+  options?: Parameters<typeof createTurnProcessor>[1],
+) {
+  return createTurnProcessor(
+    {
+      inbox,
+      outbound: h.outboundQueue,
+      responder: createFirstResponder([h.tenant]),
+      tenant: () => h.tenant,
+      logger: createLogger({ level: "silent" }),
+      now: Date.now,
+    },
+    options,
+  );
+}
+
 describe.each(BACKENDS)("turn end to end on %s (webhook in, reply out at the fake Graph API)", (backend) => {
   let g: GatewayHarness | undefined;
   afterEach(async () => {
@@ -204,23 +223,16 @@ describe.skipIf(skipWithoutRedis)("turn worker end to end, Redis internals", () 
     const { inbox } = h.ingress.queues;
     let reads = 0;
     let arrivals = 0;
-    const processTurn = createTurnProcessor({
-      inbox: {
-        read: (key, limit) => {
-          reads += 1;
-          return inbox.read(key, limit);
-        },
-        complete: async (key, wamids) => {
-          // A message arrives while the first turn runs: the queue makes its conversation due again.
-          if (arrivals++ === 0) await post(h as TurnHarness, "wamid.l.2", "thank you");
-          await inbox.complete(key, wamids);
-        },
+    const processTurn = routerTurns(h, {
+      read: (key, limit) => {
+        reads += 1;
+        return inbox.read(key, limit);
       },
-      outbound: h.outboundQueue,
-      responder: createFirstResponder([h.tenant]),
-      tenant: () => (h as TurnHarness).tenant,
-      logger: createLogger({ level: "silent" }),
-      now: Date.now,
+      complete: async (key, wamids) => {
+        // A message arrives while the first turn runs: the queue makes its conversation due again.
+        if (arrivals++ === 0) await post(h as TurnHarness, "wamid.l.2", "thank you");
+        await inbox.complete(key, wamids);
+      },
     });
     const job = { tenantId: "default", conversationKey: `default:${PHONE_NUMBER_ID}:${CUSTOMER}` };
     const first = await processTurn(job);
@@ -239,17 +251,7 @@ describe.skipIf(skipWithoutRedis)("turn worker end to end, Redis internals", () 
     const t = nowSeconds();
     await post(h, "wamid.f.1", "hi", t);
     await post(h, "wamid.f.2", "thank you", t + 1);
-    const processTurn = createTurnProcessor(
-      {
-        inbox: h.ingress.queues.inbox,
-        outbound: h.outboundQueue,
-        responder: createFirstResponder([h.tenant]),
-        tenant: () => (h as TurnHarness).tenant,
-        logger: createLogger({ level: "silent" }),
-        now: Date.now,
-      },
-      { maxMessages: 1 },
-    );
+    const processTurn = routerTurns(h, h.ingress.queues.inbox, { maxMessages: 1 });
     const job = { tenantId: "default", conversationKey: `default:${PHONE_NUMBER_ID}:${CUSTOMER}` };
     const run = await processTurn(job);
     expect(run.kind === "handled" && run.turns.length).toBe(2);
@@ -262,23 +264,16 @@ describe.skipIf(skipWithoutRedis)("turn worker end to end, Redis internals", () 
     await post(h, "wamid.r.2", "thank you");
     const { inbox } = h.ingress.queues;
     let failNext = true;
-    const processTurn = createTurnProcessor({
-      // The first run dies after queuing its reply, before completing the inbox.
-      inbox: {
-        read: (key, limit) => inbox.read(key, limit),
-        complete: async (key, wamids) => {
-          if (failNext) {
-            failNext = false;
-            throw new Error("crash before complete");
-          }
-          await inbox.complete(key, wamids);
-        },
+    // The first run dies after queuing its reply, before completing the inbox.
+    const processTurn = routerTurns(h, {
+      read: (key, limit) => inbox.read(key, limit),
+      complete: async (key, wamids) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error("crash before complete");
+        }
+        await inbox.complete(key, wamids);
       },
-      outbound: h.outboundQueue,
-      responder: createFirstResponder([h.tenant]),
-      tenant: () => (h as TurnHarness).tenant,
-      logger: createLogger({ level: "silent" }),
-      now: Date.now,
     });
     const job = { tenantId: "default", conversationKey: `default:${PHONE_NUMBER_ID}:${CUSTOMER}` };
     await expect(processTurn(job)).rejects.toThrow("crash before complete");
