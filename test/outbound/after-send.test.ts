@@ -1,14 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/observability/index.js";
-import { createLocalSendRateLimiter } from "../../src/outbound/embedded/index.js";
 import { createOutboundJobHandler } from "../../src/outbound/outbound-job-handler.js";
 import type { SendOrderGate } from "../../src/outbound/send-order-gate.js";
 import type { OutboundJob, QueueJob } from "../../src/queue/index.js";
 import { createGraphApiClient } from "../../src/whatsapp/index.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "../support/fake-graph.js";
-import { textReply } from "../support/outbound-harness.js";
+import { bareSenderDeps, textReply } from "../support/outbound-harness.js";
 
-const silent = createLogger({ level: "silent" });
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("after Meta took a reply", () => {
@@ -50,17 +47,7 @@ describe("after Meta took a reply", () => {
       },
     } as unknown as SendOrderGate;
     const run = createOutboundJobHandler({
-      limiter: createLocalSendRateLimiter(),
-      pause: { remainingMs: async () => 0, pause: async () => {} },
-      graphClientFor: () => client,
-      logger: silent,
-      metrics: undefined,
-      now: Date.now,
-      random: Math.random,
-      pauseMs: 60_000,
-      retryPolicy: {},
-      orderPollMs: 250,
-      orderMaxWaitMs: 60_000,
+      ...bareSenderDeps(client),
       order,
       sent: {
         recordSent: async () => {

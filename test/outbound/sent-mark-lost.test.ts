@@ -1,13 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/observability/index.js";
-import { createLocalSendRateLimiter } from "../../src/outbound/embedded/index.js";
 import { createSendReply } from "../../src/outbound/send-reply.js";
 import type { JobOutcome, OutboundJob, QueueJob } from "../../src/queue/index.js";
 import { createGraphApiClient } from "../../src/whatsapp/index.js";
 import { GRAPH_TOKEN, type RunningFake, startFake } from "../support/fake-graph.js";
-import { textReply } from "../support/outbound-harness.js";
-
-const silent = createLogger({ level: "silent" });
+import { bareSenderDeps, textReply } from "../support/outbound-harness.js";
 
 /**
  * A job as a queue keeps it: `kept` is what the queue has; while `cutOff`, writes fail (Redis cut off, a
@@ -37,8 +33,7 @@ type GraphClient = ReturnType<typeof createGraphApiClient>;
 /** The sender, with `afterSend` run as Meta's answer arrives (before the sender sees it). */
 function senderFor(client: GraphClient, afterSend: () => void = () => {}) {
   return createSendReply({
-    limiter: createLocalSendRateLimiter(),
-    pause: { remainingMs: async () => 0, pause: async () => {} },
+    ...bareSenderDeps(client),
     graphClientFor: () => ({
       ...client,
       sendMessage: async (phoneNumberId, body) => {
@@ -47,14 +42,6 @@ function senderFor(client: GraphClient, afterSend: () => void = () => {}) {
         return answered;
       },
     }),
-    logger: silent,
-    metrics: undefined,
-    now: Date.now,
-    random: Math.random,
-    pauseMs: 60_000,
-    retryPolicy: {},
-    orderPollMs: 250,
-    orderMaxWaitMs: 60_000,
   });
 }
 

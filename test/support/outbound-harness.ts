@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { createSeededRandom } from "../../src/dev/index.js";
 import { createLogger } from "../../src/observability/index.js";
+import { createLocalSendRateLimiter } from "../../src/outbound/embedded/index.js";
 import {
   createOutboundJobHandler,
   createOutboundMetrics,
@@ -122,6 +123,26 @@ export async function createOutboundHarness(
       await deleteKeys(admin, prefix);
       admin.disconnect();
     },
+  };
+}
+
+/**
+ * What a sender built outside a worker needs, sending through `client` with no pause, no metrics and an
+ * in-process rate limiter; add the rest (a send order, a delivery record) on top.
+ */
+export function bareSenderDeps(client: GraphApiClient) {
+  return {
+    limiter: createLocalSendRateLimiter(),
+    pause: { remainingMs: async () => 0, pause: async () => {} },
+    graphClientFor: () => client,
+    logger: createLogger({ level: "silent" }),
+    metrics: undefined,
+    now: Date.now,
+    random: Math.random,
+    pauseMs: 60_000,
+    retryPolicy: {},
+    orderPollMs: 250,
+    orderMaxWaitMs: 60_000,
   };
 }
 
