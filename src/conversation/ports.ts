@@ -318,12 +318,15 @@ export interface TurnJournal {
    */
   assertWritesKept?(conversationKey: string, turnId: string): void;
   /**
-   * True when a commit failed since this run began or resumed the turn (see assertWritesKept): the run
-   * failed for want of a disk, not on its own, and its attempt is given back. Journals whose records are
-   * durable once written leave it out.
+   * True when a commit failed since this run began or resumed the turn (see assertWritesKept), or `error`
+   * is a write the store refused: the run failed for want of a disk, not on its own, and its attempt is
+   * given back. Journals whose records are durable once written leave it out.
    */
-  writesLost?(conversationKey: string): boolean;
-  /** This run gave the turn back untried (the agent's slots were busy): its attempt does not count. */
+  writesLost?(conversationKey: string, error?: unknown): boolean;
+  /**
+   * This run's attempt does not count: it gave the turn back untried (the agent's slots were busy), or it
+   * failed for want of a disk (writesLost). Kept even if its own write is not: the next resume counts less.
+   */
   release(conversationKey: string, turnId: string): Promise<void>;
   /** Ends the turn if `turnId` is still the conversation's turn. */
   finish(conversationKey: string, turnId: string): Promise<void>;

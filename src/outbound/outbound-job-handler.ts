@@ -1,11 +1,13 @@
-import type { JobOutcome, OutboundJob, QueueJob } from "../queue/index.js";
+import { type JobOutcome, type OutboundJob, type QueueJob, QueueUnavailableError } from "../queue/index.js";
 import type { SendOrderGate } from "./send-order-gate.js";
 import { createSendReply, type SendReplyDeps } from "./send-reply.js";
 
 /**
  * One run of an outbound job, for either queue backend: sends the reply part
  * (see send-reply.ts), and once it is sent, given up or failed for good,
- * advances its conversation's send order so the next reply may go.
+ * advances its conversation's send order so the next reply may go. A run
+ * the queue will run again (its write refused: QueueUnavailableError) does
+ * not advance it.
  */
 export function createOutboundJobHandler(deps: SendReplyDeps & { readonly order: SendOrderGate }) {
   const sendReply = createSendReply(deps);
@@ -26,7 +28,9 @@ export function createOutboundJobHandler(deps: SendReplyDeps & { readonly order:
     try {
       outcome = await sendReply(job, finishOnce);
     } catch (error) {
-      if (!finished) await finish();
+      // The queue refused a write before the send (a full disk): the job runs again, so the later replies
+      // must wait for it. Any other failure ends the job (one attempt), and they go on.
+      if (!finished && !(error instanceof QueueUnavailableError)) await finish();
       throw error;
     }
     if (outcome.kind !== "retry" && !finished) await finish();

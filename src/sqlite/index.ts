@@ -1,5 +1,6 @@
 export { SqliteUnavailableError, sqliteErrorCatalog } from "./errors.js";
 export {
+  causedBySqliteWriteFailure,
   explainSqliteError,
   isSqliteWriteFailure,
   type OpenSqliteOptions,

@@ -138,3 +138,16 @@ export function isSqliteWriteFailure(error: unknown): boolean {
   const code = (error as { code?: string } | undefined)?.code ?? "";
   return /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|CORRUPT|NOTADB)/.test(code);
 }
+
+/** An SQLite write failure, or `also`, anywhere in the error's chain of causes (callers wrap them). */
+export function causedBySqliteWriteFailure(
+  error: unknown,
+  also: (cause: unknown) => boolean = () => false,
+): boolean {
+  let cause = error;
+  for (let depth = 0; depth < 8 && cause !== undefined && cause !== null; depth += 1) {
+    if (isSqliteWriteFailure(cause) || also(cause)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}

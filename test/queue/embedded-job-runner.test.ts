@@ -11,7 +11,7 @@ import {
   type JobRunnerOptions,
   type JobTable,
 } from "../../src/queue/embedded/index.js";
-import { giveUp, type JobHandler, retryAt } from "../../src/queue/index.js";
+import { giveUp, type JobHandler, QueueUnavailableError, retryAt } from "../../src/queue/index.js";
 import { openSqliteDatabase, type SqliteDatabase } from "../../src/sqlite/index.js";
 import { sleep } from "../support/contract-backends.js";
 import { eventually } from "../support/eventually.js";
@@ -462,17 +462,21 @@ describe("embedded job runner when its table cannot be written", () => {
       },
     };
     const seen: unknown[] = [];
+    const refusals: unknown[] = [];
     run<{ step: number }>(
       refusing,
       async (job) => {
         seen.push(job.data);
-        if (job.data.step === 0) await job.updateData({ step: 1 }).catch(() => {});
+        if (job.data.step === 0) await job.updateData({ step: 1 }).catch((error) => refusals.push(error));
         if (seen.length === 1) throw full();
       },
       { writeFailureBackoffMs: 20 },
     );
     await eventually(() => seen.length === 2, 5_000, 10);
     expect(seen).toEqual([{ step: 0 }, { step: 1 }]);
+    // Typed, so the sender can tell "not kept, and it runs again" from a failure of its own.
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toBeInstanceOf(QueueUnavailableError);
   });
 
   it("holds a job back with a growing backoff instead of running it again at once (a full disk)", async () => {

@@ -91,4 +91,29 @@ describe("the embedded turn journal under per-tick commits", () => {
     await journal.begin("c1", turn);
     expect(() => journal.assertWritesKept?.("c1", "turn-1")).not.toThrow();
   });
+
+  it("does not count a run given back even when the commit of its giving back fails", async () => {
+    const { journal, commits, failNextCommit } = setUp();
+    await journal.begin("c1", turn);
+    await commits.committed();
+    // Five runs on a full disk: each is counted (that commit goes through), then given back, and the
+    // commit holding the giving back fails.
+    for (let run = 0; run < 5; run += 1) {
+      expect((await journal.resume("c1"))?.attempts).toBe(2);
+      failNextCommit();
+      await journal.release("c1", "turn-1");
+    }
+    // Room again: the next run is counted as the second, not the seventh.
+    expect((await journal.resume("c1"))?.attempts).toBe(2);
+    await journal.release("c1", "turn-1");
+    expect((await journal.resume("c1"))?.attempts).toBe(2);
+  });
+
+  it("tells a run that failed on a write the disk refused, even before any commit failed", async () => {
+    const { journal } = setUp();
+    await journal.begin("c1", turn);
+    const full = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    expect(journal.writesLost?.("c1", new Error("could not journal", { cause: full }))).toBe(true);
+    expect(journal.writesLost?.("c1", new Error("the model choked"))).toBe(false);
+  });
 });

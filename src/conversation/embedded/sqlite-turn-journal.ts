@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from "../../sqlite/index.js";
+import { causedBySqliteWriteFailure, type SqliteDatabase } from "../../sqlite/index.js";
 import { TurnJournalError } from "../errors.js";
 import type { JournaledTurn, SetAsideTurn, TurnJournal } from "../ports.js";
 
@@ -73,8 +73,9 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
   const readTurn = db.prepare<[string, number], { turn_id: string; turn: string; attempts: number }>(
     "SELECT turn_id, turn, attempts FROM turn_journal WHERE conversation_key = ? AND expires_at > ?",
   );
+  // Counts this run, less the runs given back whose own write was not kept (see release).
   const countRun = db.prepare(
-    "UPDATE turn_journal SET attempts = attempts + 1, expires_at = ? WHERE conversation_key = ?",
+    "UPDATE turn_journal SET attempts = MAX(0, attempts + 1 - ?), expires_at = ? WHERE conversation_key = ?",
   );
   const readSteps = db.prepare<[string], { step: string; value: string }>(
     "SELECT step, value FROM turn_journal_steps WHERE conversation_key = ?",
@@ -113,13 +114,14 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
     dropSteps.run(conversationKey);
     upsertTurn.run(conversationKey, turn.turnId, JSON.stringify(turn), now() + ttlMs);
   });
-  const resume = db.transaction((conversationKey: string) => {
+  const resume = db.transaction((conversationKey: string, givenBack: number) => {
     const row = readTurn.get(conversationKey, now());
     if (row === undefined) return undefined;
-    countRun.run(now() + ttlMs, conversationKey);
+    countRun.run(givenBack, now() + ttlMs, conversationKey);
     const steps = new Map<string, unknown>();
     for (const { step, value } of readSteps.all(conversationKey)) steps.set(step, JSON.parse(value));
-    return { ...(JSON.parse(row.turn) as JournaledTurn), attempts: row.attempts + 1, steps };
+    const attempts = Math.max(0, row.attempts + 1 - givenBack);
+    return { ...(JSON.parse(row.turn) as JournaledTurn), attempts, steps };
   });
   const record = db.transaction((conversationKey: string, turnId: string, step: string, value: string) => {
     if (current(conversationKey, turnId) === undefined) return;
@@ -127,7 +129,9 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
     renew.run(now() + ttlMs, conversationKey);
   });
   const release = db.transaction((conversationKey: string, turnId: string) => {
-    if (current(conversationKey, turnId) !== undefined) uncountRun.run(conversationKey);
+    if (current(conversationKey, turnId) === undefined) return false;
+    uncountRun.run(conversationKey);
+    return true;
   });
   const finish = db.transaction((conversationKey: string, turnId: string) => {
     if (current(conversationKey, turnId) !== undefined) drop(conversationKey);
@@ -152,20 +156,25 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
     return keys.length;
   });
 
-  const writesLost = (conversationKey: string) => {
+  const writesLost = (conversationKey: string, error?: unknown) => {
     const atStart = failuresAtStart.get(conversationKey);
-    return atStart !== undefined && atStart !== commitFailures();
+    return (atStart !== undefined && atStart !== commitFailures()) || causedBySqliteWriteFailure(error);
   };
+  // Runs given back whose decrement was not kept (its commit failed: a full disk), per conversation: the
+  // next resume counts that many fewer, or a long full disk would still set the turn aside.
+  const givenBackUnkept = new Map<string, number>();
 
   return {
     async begin(conversationKey, turn) {
       failuresAtStart.set(conversationKey, commitFailures());
+      givenBackUnkept.delete(conversationKey);
       begin(conversationKey, turn);
     },
     async resume(conversationKey) {
       failuresAtStart.set(conversationKey, commitFailures());
-      const resumed = resume(conversationKey);
+      const resumed = resume(conversationKey, givenBackUnkept.get(conversationKey) ?? 0);
       if (resumed !== undefined) await options.stepRecorded?.();
+      givenBackUnkept.delete(conversationKey);
       return resumed;
     },
     async record(conversationKey, turnId, step, value, stepOptions) {
@@ -185,14 +194,21 @@ export function createSqliteTurnJournal(options: SqliteTurnJournalOptions): Sqli
     },
     async release(conversationKey, turnId) {
       failuresAtStart.delete(conversationKey);
-      release(conversationKey, turnId);
+      try {
+        if (!release(conversationKey, turnId)) return;
+        await options.stepRecorded?.();
+      } catch {
+        givenBackUnkept.set(conversationKey, (givenBackUnkept.get(conversationKey) ?? 0) + 1);
+      }
     },
     async finish(conversationKey, turnId) {
       failuresAtStart.delete(conversationKey);
+      givenBackUnkept.delete(conversationKey);
       finish(conversationKey, turnId);
     },
     async setAside(conversationKey, turnId, reason) {
       failuresAtStart.delete(conversationKey);
+      givenBackUnkept.delete(conversationKey);
       setAside(conversationKey, turnId, reason);
     },
     async setAsideTurns(limit) {

@@ -1,4 +1,5 @@
-import { isSqliteWriteFailure } from "../../sqlite/index.js";
+import { causedBySqliteWriteFailure } from "../../sqlite/index.js";
+import { QueueUnavailableError } from "../errors.js";
 import type { JobHandler } from "../job-outcome.js";
 import type { QueueJob } from "../ports.js";
 import type { JobRow, JobTable, KeepOptions } from "./job-table.js";
@@ -24,9 +25,11 @@ export interface JobRunnerOptions {
   readonly writeFailureBackoffMs?: number;
   /**
    * Commits of the table's database that failed so far (TickCommits.failures). A run that threw while
-   * one failed, or on a write the disk refused, failed for want of a disk, not on its own: it is held
-   * back like a run whose end could not be written, and spends no attempt. Without it a full disk used
-   * up a reply's only attempt and ended it unsent. Default: none ever fail (write errors still count).
+   * one failed failed for want of a disk, not on its own: it is held back like a run whose end could not
+   * be written, and spends no attempt. A run that threw a write the disk refused (an SQLite write failure
+   * or QueueUnavailableError in its causes, which `updateData` rejects with) is held back with or without
+   * it. Leave it out for a queue whose handler acts on a failure of its own (the send order), so only the
+   * failures it can tell apart are held back. Default: none ever fail.
    */
   readonly commitFailures?: () => number;
   /** A job that failed (retried or for good), or the loop's own errors. */
@@ -50,7 +53,8 @@ export interface JobRunner {
  * concurrency, calling `handler` with a BullMQ-shaped job (see QueueJob) and
  * applying its outcome to the table: a retry waits until its time without
  * spending an attempt; a give-up fails the job at once; a thrown error
- * spends an attempt and retries with backoff.
+ * spends an attempt and retries with backoff, unless the run failed for
+ * want of a disk (see `commitFailures`): then it is held back and spends none.
  */
 export function createJobRunner<T>(
   table: JobTable,
@@ -96,8 +100,13 @@ export function createJobRunner<T>(
       async updateData(next) {
         // Kept first: should the write fail (a full disk), a held-back job runs again with what its run left.
         data = next;
-        table.updateData(queue, row.id, next);
-        await options.dataUpdated?.();
+        try {
+          table.updateData(queue, row.id, next);
+          await options.dataUpdated?.();
+        } catch (error) {
+          // Typed, so a handler can tell "not kept, and this run will come again" from its own failures.
+          throw new QueueUnavailableError("a job's data could not be written (a full disk?)", error);
+        }
       },
     };
     const failed = (error: unknown, final: boolean) => {
@@ -197,12 +206,7 @@ export function createJobRunner<T>(
   };
 }
 
-/** A write the disk refused somewhere in the error's chain of causes (a handler may wrap it). */
+/** A write the disk or the table refused somewhere in the error's chain of causes (a handler may wrap it). */
 function causedByWriteFailure(error: unknown): boolean {
-  let cause = error;
-  for (let depth = 0; depth < 8 && cause !== undefined && cause !== null; depth += 1) {
-    if (isSqliteWriteFailure(cause)) return true;
-    cause = (cause as { cause?: unknown }).cause;
-  }
-  return false;
+  return causedBySqliteWriteFailure(error, (cause) => cause instanceof QueueUnavailableError);
 }
