@@ -8,6 +8,22 @@ import { bareSenderDeps, textReply } from "../support/outbound-harness.js";
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A reply job held in memory; `onUpdate` decides when an update lands (`land`), and whether it fails. */
+function memoryJob(onUpdate: (next: OutboundJob, land: () => void) => Promise<void>) {
+  const held = { data: { ...textReply("2348012345678", "turn-1"), seq: 1 } as OutboundJob };
+  const job: QueueJob<OutboundJob> = {
+    id: "out-1",
+    get data() {
+      return held.data;
+    },
+    updateData: (next) =>
+      onUpdate(next, () => {
+        held.data = next;
+      }),
+  };
+  return { job, held };
+}
+
 describe("after Meta took a reply", () => {
   let fake: RunningFake | undefined;
   afterEach(async () => {
@@ -22,24 +38,17 @@ describe("after Meta took a reply", () => {
       { baseUrl: fake.url, version: "v25.0", token: GRAPH_TOKEN, timeoutMs: 5_000 },
     );
     const events: string[] = [];
-    let data = { ...textReply("2348012345678", "turn-1"), seq: 1 } as OutboundJob;
-    const job: QueueJob<OutboundJob> = {
-      id: "out-1",
-      get data() {
-        return data;
-      },
-      async updateData(next) {
-        if (next.sentWamid === undefined) {
-          data = next;
-          return;
-        }
-        // A slow store: each wait after the send is one round trip.
-        events.push("mark written");
-        await wait(40);
-        data = next;
-        events.push("mark acknowledged");
-      },
-    };
+    const { job, held } = memoryJob(async (next, land) => {
+      if (next.sentWamid === undefined) {
+        land();
+        return;
+      }
+      // A slow store: each wait after the send is one round trip.
+      events.push("mark written");
+      await wait(40);
+      land();
+      events.push("mark acknowledged");
+    });
     const order: SendOrderGate = {
       check: async () => "go",
       finish: async () => {
@@ -60,7 +69,7 @@ describe("after Meta took a reply", () => {
     const outcome = await run(job);
     const wamid = fake.fake.messages()[0]?.id;
     expect(outcome).toEqual({ kind: "done", result: wamid });
-    expect(data.sentWamid).toBe(wamid);
+    expect(held.data.sentWamid).toBe(wamid);
     // The mark first: a later reply may go only once this one cannot be sent again.
     expect(events).toEqual([
       "mark written",
@@ -93,17 +102,10 @@ describe("a send whose run fails before Meta", () => {
         advanced.push(data.seq ?? -1);
       },
     } as unknown as SendOrderGate;
-    let data = { ...textReply("2348012345678", "turn-1"), seq: 1 } as OutboundJob;
-    const job: QueueJob<OutboundJob> = {
-      id: "out-1",
-      get data() {
-        return data;
-      },
-      async updateData(next) {
-        data = next;
-        if (next.sending === true) throw error;
-      },
-    };
+    const { job } = memoryJob(async (next, land) => {
+      land();
+      if (next.sending === true) throw error;
+    });
     const run = createOutboundJobHandler({ ...bareSenderDeps(client), order });
     await expect(run(job)).rejects.toThrow(error.message);
     return { advanced, sent: fake.fake.messages().length };
