@@ -386,7 +386,7 @@ export function createTurnProcessor(deps: TurnProcessorDeps, options: TurnProces
         }
         if (turn !== undefined && deps.journal?.writesLost?.(job.conversationKey, error) === true) {
           // The disk failed this run, not the turn (a full disk): the attempt is given back, and the job runs
-          // again later without spending one of its own, so a long full disk never sets a turn aside.
+          // again later without spending one of its own, so a full disk does not set a turn aside.
           await deps.journal.release(job.conversationKey, turn.turnId).catch(() => {});
           throw error;
         }

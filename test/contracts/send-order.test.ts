@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createSqliteSendOrder } from "../../src/outbound/embedded/index.js";
 import { createRedisSendOrder } from "../../src/outbound/redis/index.js";
+import { QueueUnavailableError } from "../../src/queue/index.js";
 import { redisPerTest, sqlitePerTest } from "../support/contract-backends.js";
 import { skipWithoutRedis } from "../support/redis.js";
 import { describeSendOrderContract } from "./send-order.contract.js";
@@ -32,5 +33,16 @@ describe("sqlite", () => {
     now = 1_999;
     expect(order.sweepExpired()).toBe(1);
     expect(await order.assign("t", "c1", ["b"])).toEqual([1]);
+  });
+
+  it("answers a finish the disk refuses with QueueUnavailableError, so the send that met it runs again", async () => {
+    const db = backend.open();
+    const order = createSqliteSendOrder({ db });
+    await order.assign("t", "c1", ["a", "b"]);
+    // Writes refused as on a read-only or full disk (SQLITE_READONLY).
+    db.pragma("query_only = ON");
+    await expect(order.finish("t", "c1", 1)).rejects.toBeInstanceOf(QueueUnavailableError);
+    db.pragma("query_only = OFF");
+    expect(await order.finish("t", "c1", 1)).toEqual({ next: 2, jobId: "b" });
   });
 });

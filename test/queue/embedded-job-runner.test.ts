@@ -53,6 +53,17 @@ const row = (db: SqliteDatabase, id: string) =>
     .prepare("SELECT state, attempts, error, run_at AS runAt FROM queue_jobs WHERE queue = ? AND id = ?")
     .get(Q, id) as { state: string; attempts: number; error: string | null; runAt: number } | undefined;
 
+/** One job per id, with empty data, due now. */
+const addJobs = (table: JobTable, ...ids: string[]) =>
+  table.add(
+    Q,
+    ids.map((id) => ({ id, data: {} })),
+    Date.now(),
+  );
+
+/** How many times the job `id` ran. */
+const runsOf = (runs: readonly string[], id: string) => runs.filter((ran) => ran === id).length;
+
 /** ms between consecutive runs. */
 const gaps = (times: readonly number[]) => times.slice(1).map((time, i) => time - (times[i] as number));
 
@@ -417,21 +428,14 @@ describe("embedded job runner when its table cannot be written", () => {
 
   it("spends no attempt on a run that threw a write the disk refused, however the handler wrapped it", async () => {
     const { db, table } = open(tempDir());
-    table.add(
-      Q,
-      [
-        { id: "full", data: {} },
-        { id: "own", data: {} },
-      ],
-      Date.now(),
-    );
+    addJobs(table, "full", "own");
     const runs: string[] = [];
     run(
       table,
       async (job) => {
         runs.push(String(job.id));
         if (job.id === "own") throw new Error("the handler's own failure");
-        if (runs.filter((id) => id === "full").length === 1) {
+        if (runsOf(runs, "full") === 1) {
           const full = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
           throw new Error("could not journal the step", { cause: new Error("store", { cause: full }) });
         }
@@ -439,10 +443,34 @@ describe("embedded job runner when its table cannot be written", () => {
       { writeFailureBackoffMs: 20, keep: { completedMs: 60_000, failedMs: 60_000 } },
     );
     await eventually(() => row(db, "full")?.state === "completed", 5_000, 10);
-    expect(runs.filter((id) => id === "full")).toHaveLength(2);
+    expect(runsOf(runs, "full")).toBe(2);
     // A failure of the handler's own still spends the job's only attempt.
     expect(row(db, "own")).toMatchObject({ state: "failed", error: "the handler's own failure" });
-    expect(runs.filter((id) => id === "own")).toHaveLength(1);
+    expect(runsOf(runs, "own")).toBe(1);
+  });
+
+  it("holds back only what heldBackOn names, when given: a raw SQLITE_FULL then ends a one-attempt job", async () => {
+    const { db, table } = open(tempDir());
+    addJobs(table, "raw", "typed");
+    const runs: string[] = [];
+    run(
+      table,
+      async (job) => {
+        runs.push(String(job.id));
+        if (runsOf(runs, String(job.id)) > 1) return;
+        if (job.id === "raw")
+          throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+        throw new QueueUnavailableError("a job's data could not be written (a full disk?)");
+      },
+      {
+        writeFailureBackoffMs: 20,
+        keep: { completedMs: 60_000, failedMs: 60_000 },
+        heldBackOn: (error) => error instanceof QueueUnavailableError,
+      },
+    );
+    await eventually(() => row(db, "typed")?.state === "completed", 5_000, 10);
+    expect(row(db, "raw")).toMatchObject({ state: "failed", error: "database or disk is full" });
+    expect(runsOf(runs, "raw")).toBe(1);
   });
 
   it("runs a held-back job with the data its run wrote even when that write itself was refused", async () => {

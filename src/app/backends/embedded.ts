@@ -29,7 +29,7 @@ import {
   type JobRunner,
   type JobTable,
 } from "../../queue/embedded/index.js";
-import { type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
+import { type OutboundJob, QUEUE_NAMES, QueueUnavailableError } from "../../queue/index.js";
 import {
   batchWritesPerTick,
   createWalSyncer,
@@ -237,8 +237,9 @@ function runJobs(
     // The sender marks a send started, and then sent, in the job's data: committed before it goes on.
     dataUpdated: () => commits.committed(),
     written,
-    // Not given commitFailures: a send that fails on its own advances its conversation's send order, so
-    // such a run must not run again. Its failures for want of a disk it tells apart (QueueUnavailableError).
+    // A send that fails on its own advances its conversation's send order, so such a run must not run
+    // again: held back only on what the handler itself reads as "runs again" (QueueUnavailableError).
+    heldBackOn: (error) => error instanceof QueueUnavailableError,
     // A send recorded as done must stay done after a power cut, or it would be sent twice: its
     // completion is flushed at once, but the send slot does not wait for that flush (waiting
     // behind the ingress's flushes raised the end-to-end p99 at 200 messages/s from 173 to 934 ms). The

@@ -1,4 +1,5 @@
-import type { SqliteDatabase } from "../../sqlite/index.js";
+import { QueueUnavailableError } from "../../queue/index.js";
+import { isSqliteWriteFailure, type SqliteDatabase } from "../../sqlite/index.js";
 import type { SendOrder, SendOrderCursor } from "../ports.js";
 
 export interface SqliteSendOrderOptions {
@@ -129,7 +130,16 @@ export function createSqliteSendOrder(options: SqliteSendOrderOptions): SqliteSe
       return live === undefined ? { next: 1 } : cursorAt(key, live.next);
     },
     async finish(tenantId, conversationKey, seq) {
-      return finish({ t: tenantId, c: conversationKey }, seq);
+      try {
+        return finish({ t: tenantId, c: conversationKey }, seq);
+      } catch (error) {
+        // Typed as the job runner's refused writes are: a send that met it before Meta runs again, and
+        // does not advance the order meanwhile (see createOutboundJobHandler).
+        if (isSqliteWriteFailure(error)) {
+          throw new QueueUnavailableError("the send order could not be written (a full disk?)", error);
+        }
+        throw error;
+      }
     },
     sweepExpired() {
       const at = now();

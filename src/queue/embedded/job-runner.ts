@@ -32,6 +32,12 @@ export interface JobRunnerOptions {
    * failures it can tell apart are held back. Default: none ever fail.
    */
   readonly commitFailures?: () => number;
+  /**
+   * Which thrown errors are writes the disk refused, so the run is held back (see `commitFailures`).
+   * Default: an SQLite write failure or QueueUnavailableError anywhere in the error's causes. A queue
+   * whose handler decides on the same errors passes its own rule, so the two never disagree.
+   */
+  readonly heldBackOn?: (error: unknown) => boolean;
   /** A job that failed (retried or for good), or the loop's own errors. */
   readonly onError?: (error: unknown, job?: { id: string; final: boolean }) => void;
 }
@@ -72,6 +78,7 @@ export function createJobRunner<T>(
   const heldBack = new Map<string, { until: number; waitMs: number; data: T }>();
   const firstBackoffMs = options.writeFailureBackoffMs ?? 1000;
   const commitFailures = options.commitFailures ?? (() => 0);
+  const heldBackOn = options.heldBackOn ?? causedByWriteFailure;
   const holdBack = (id: string, data: T) => {
     const waitMs = Math.min(60_000, (heldBack.get(id)?.waitMs ?? firstBackoffMs / 2) * 2);
     heldBack.set(id, { until: now() + waitMs, waitMs, data });
@@ -121,7 +128,7 @@ export function createJobRunner<T>(
       try {
         outcome = await handler(job);
       } catch (error) {
-        if (commitFailures() !== failuresAtStart || causedByWriteFailure(error)) {
+        if (commitFailures() !== failuresAtStart || heldBackOn(error)) {
           holdBack(row.id, data);
           onError(error, { id: row.id, final: false });
           return;
