@@ -47,8 +47,35 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "5" },
     // Writes each answered unit (customer, last message sent, reply, latency) to this file as JSON lines.
     dump: { type: "string" },
+    help: { type: "boolean", default: false },
   },
+  strict: true,
 });
+
+if (values.help) {
+  process.stdout.write(`End to end: signed webhooks in, replies at a fake Graph API out; latency, CPU, memory.
+
+node dist/bench/e2e/run.js [options]
+  --mode redis|embedded   an ingress and workers on Redis, or one embedded process (default redis)
+  --rate N                messages a second, open loop (default 200)
+  --duration S            seconds of load (default 60)
+  --coalesce on|off|both  the turn's coalescing window (default both: a run each)
+  --knee R1,R2,...        raise the rate through these until p99 passes 1 s (instead of --rate)
+  --warmup S              latency also apart for units sent in the first S seconds and after (default 5)
+  --dump PATH             each answered unit as JSON lines
+  --redis URL             Redis mode's server (default redis://127.0.0.1:6379)
+  --port N                the gateway's webhook port (default 3021; more ingresses take the next ones)
+  --ingresses N --workers N   Redis mode's processes (default 1 and 2)
+Environment: BENCH_GATEWAY_BIN (another build), BENCH_GATEWAY_NODE_ARGS (e.g. --cpu-prof), see bench/README.md.
+`);
+  process.exit(0);
+}
+if (values.mode !== "redis" && values.mode !== "embedded") {
+  throw new Error(`--mode must be redis or embedded, got "${values.mode}"`);
+}
+if (!["on", "off", "both"].includes(values.coalesce)) {
+  throw new Error(`--coalesce must be on, off or both, got "${values.coalesce}"`);
+}
 
 const SECRET = "bench-e2e-secret";
 const TOKEN = "bench-e2e-token";

@@ -13,6 +13,7 @@ import {
   type Responder,
   ResponderBusyError,
   type TurnInput,
+  type TurnJournal,
   type TurnOutcome,
 } from "../../src/conversation/index.js";
 import { createLogger } from "../../src/observability/index.js";
@@ -118,6 +119,27 @@ function failingOnceAfterEnqueue(
 
 const handledTurns = (outcome: TurnOutcome) => (outcome.kind === "handled" ? outcome.turns : []);
 
+/** A turn processor on the worker's own inbox and outbound queue, with this test's responder and journal. */
+function processorFor(
+  opened: Opened,
+  responder: Responder,
+  options: { readonly maxAttempts: number; readonly journal?: TurnJournal },
+) {
+  const { worker, tenant } = opened;
+  return createTurnProcessor(
+    {
+      inbox: worker.inbox,
+      outbound: worker.outboundQueue,
+      responder,
+      tenant: () => tenant,
+      journal: options.journal ?? worker.turnJournal,
+      logger,
+      now: Date.now,
+    },
+    { maxAttempts: options.maxAttempts },
+  );
+}
+
 for (const kind of ["embedded", "redis"] as const) {
   describe.skipIf(kind === "redis" && skipWithoutRedis)(`the turn journal on ${kind}`, () => {
     it("a turn that failed after queuing its reply runs again with its own messages only, and queues nothing new", async () => {
@@ -163,7 +185,8 @@ for (const kind of ["embedded", "redis"] as const) {
     });
 
     it("a turn that fails every time is set aside after its attempts, and the conversation goes on", async () => {
-      const { backend, worker, tenant } = await open(kind);
+      const opened = await open(kind);
+      const { backend, worker, tenant } = opened;
       const poison = message(tenant, "POISON");
       const responder: Responder = {
         async respond(turn) {
@@ -174,18 +197,7 @@ for (const kind of ["embedded", "redis"] as const) {
           return [];
         },
       };
-      const processTurn = createTurnProcessor(
-        {
-          inbox: worker.inbox,
-          outbound: worker.outboundQueue,
-          responder,
-          tenant: () => tenant,
-          journal: worker.turnJournal,
-          logger,
-          now: Date.now,
-        },
-        { maxAttempts: 3 },
-      );
+      const processTurn = processorFor(opened, responder, { maxAttempts: 3 });
       await backend.ingress.inbound.enqueue({ messages: [poison], events: [] });
       const job = { tenantId: tenant.id, conversationKey: poison.conversationKey };
       await expect(processTurn(job)).rejects.toThrow("choked");
@@ -208,7 +220,8 @@ for (const kind of ["embedded", "redis"] as const) {
     });
 
     it("a turn cut off again and again (a crash each run) is set aside when it is picked up once too often", async () => {
-      const { backend, worker, tenant } = await open(kind);
+      const opened = await open(kind);
+      const { backend, worker, tenant } = opened;
       const stuck = message(tenant, "refund me");
       await backend.ingress.inbound.enqueue({ messages: [stuck], events: [] });
       const { conversationKey } = stuck;
@@ -220,18 +233,7 @@ for (const kind of ["embedded", "redis"] as const) {
       });
       for (let run = 0; run < 2; run += 1) await worker.turnJournal.resume(conversationKey);
       const responder = echoResponder();
-      const processTurn = createTurnProcessor(
-        {
-          inbox: worker.inbox,
-          outbound: worker.outboundQueue,
-          responder,
-          tenant: () => tenant,
-          journal: worker.turnJournal,
-          logger,
-          now: Date.now,
-        },
-        { maxAttempts: 3 },
-      );
+      const processTurn = processorFor(opened, responder, { maxAttempts: 3 });
       const turns = handledTurns(await processTurn({ tenantId: tenant.id, conversationKey }));
       expect(turns.map((turn) => turn.setAside ?? false)).toEqual([true]);
       expect(responder.turns).toEqual([]);
@@ -243,7 +245,8 @@ for (const kind of ["embedded", "redis"] as const) {
     });
 
     it("a busy agent gives the turn back without spending an attempt", async () => {
-      const { backend, worker, tenant } = await open(kind);
+      const opened = await open(kind);
+      const { backend, tenant } = opened;
       let busy = 4;
       const responder: Responder = {
         async respond() {
@@ -257,18 +260,7 @@ for (const kind of ["embedded", "redis"] as const) {
           return [];
         },
       };
-      const processTurn = createTurnProcessor(
-        {
-          inbox: worker.inbox,
-          outbound: worker.outboundQueue,
-          responder,
-          tenant: () => tenant,
-          journal: worker.turnJournal,
-          logger,
-          now: Date.now,
-        },
-        { maxAttempts: 2 },
-      );
+      const processTurn = processorFor(opened, responder, { maxAttempts: 2 });
       const waiting = message(tenant, "abeg help");
       await backend.ingress.inbound.enqueue({ messages: [waiting], events: [] });
       const job = { tenantId: tenant.id, conversationKey: waiting.conversationKey };
@@ -292,7 +284,8 @@ function fileJournal(commitFailures: () => number) {
 
 describe("the embedded turn journal on a full disk", () => {
   it("never sets aside a turn whose runs failed because commits failed: it is answered once there is room", async () => {
-    const { backend, worker, tenant } = await open("embedded");
+    const opened = await open("embedded");
+    const { backend, tenant } = opened;
     // The batches of writes that failed to commit so far: each failing run below has one fail under it.
     let commitFailures = 0;
     const journal = fileJournal(() => commitFailures);
@@ -310,18 +303,7 @@ describe("the embedded turn journal on a full disk", () => {
         return [];
       },
     };
-    const processTurn = createTurnProcessor(
-      {
-        inbox: worker.inbox,
-        outbound: worker.outboundQueue,
-        responder,
-        tenant: () => tenant,
-        journal,
-        logger,
-        now: Date.now,
-      },
-      { maxAttempts: 3 },
-    );
+    const processTurn = processorFor(opened, responder, { maxAttempts: 3, journal });
     const waiting = message(tenant, "my transfer never land");
     await backend.ingress.inbound.enqueue({ messages: [waiting], events: [] });
     const job = { tenantId: tenant.id, conversationKey: waiting.conversationKey };
@@ -333,26 +315,20 @@ describe("the embedded turn journal on a full disk", () => {
   });
 
   it("still sets aside a turn that fails on its own while commits succeed", async () => {
-    const { backend, worker, tenant } = await open("embedded");
+    const opened = await open("embedded");
+    const { backend, tenant } = opened;
     const journal = fileJournal(() => 0);
-    const processTurn = createTurnProcessor(
+    const processTurn = processorFor(
+      opened,
       {
-        inbox: worker.inbox,
-        outbound: worker.outboundQueue,
-        responder: {
-          async respond() {
-            throw new Error("the model choked");
-          },
-          async respondToStale() {
-            return [];
-          },
+        async respond() {
+          throw new Error("the model choked");
         },
-        tenant: () => tenant,
-        journal,
-        logger,
-        now: Date.now,
+        async respondToStale() {
+          return [];
+        },
       },
-      { maxAttempts: 2 },
+      { maxAttempts: 2, journal },
     );
     const poison = message(tenant, "POISON");
     await backend.ingress.inbound.enqueue({ messages: [poison], events: [] });

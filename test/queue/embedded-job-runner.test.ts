@@ -507,6 +507,32 @@ describe("embedded job runner when its table cannot be written", () => {
     expect(refusals[0]).toBeInstanceOf(QueueUnavailableError);
   });
 
+  it("fails a job whose data cannot be written at all, instead of holding it back for ever", async () => {
+    const { db, table } = open(tempDir());
+    table.add(Q, [{ id: "cyclic", data: {} }], Date.now());
+    const refusals: unknown[] = [];
+    let runs = 0;
+    run<Record<string, unknown>>(
+      table,
+      async (job) => {
+        runs += 1;
+        const cyclic: Record<string, unknown> = {};
+        cyclic.self = cyclic;
+        await job.updateData(cyclic).catch((error) => {
+          refusals.push(error);
+          throw error;
+        });
+      },
+      { writeFailureBackoffMs: 20 },
+    );
+    // Ended (a failed job with no keep is removed), where a held-back one would wait and run every 20-40 ms.
+    await eventually(() => row(db, "cyclic") === undefined, 5_000, 10);
+    await sleep(200);
+    // The run's own failure (a programming error), not the disk's: it ends like any other.
+    expect(refusals[0]).not.toBeInstanceOf(QueueUnavailableError);
+    expect(runs).toBe(1);
+  });
+
   it("holds a job back with a growing backoff instead of running it again at once (a full disk)", async () => {
     const { table } = open(tempDir());
     table.add(Q, [{ id: "stuck", data: {} }], Date.now());

@@ -107,12 +107,20 @@ export function createJobRunner<T>(
       async updateData(next) {
         // Kept first: should the write fail (a full disk), a held-back job runs again with what its run left.
         data = next;
+        // Typed, so a handler can tell "not kept, and this run will come again" from its own failures. Only
+        // a write the disk refused is: data that cannot be written at all (not serialisable) is the run's own
+        // failure, and holding it back would hold it for ever.
         try {
           table.updateData(queue, row.id, next);
+        } catch (error) {
+          if (!causedBySqliteWriteFailure(error)) throw error;
+          throw new QueueUnavailableError("a job's data could not be written (a full disk?)", error);
+        }
+        try {
           await options.dataUpdated?.();
         } catch (error) {
-          // Typed, so a handler can tell "not kept, and this run will come again" from its own failures.
-          throw new QueueUnavailableError("a job's data could not be written (a full disk?)", error);
+          // The commit failed: whatever the cause, nothing of this tick was kept.
+          throw new QueueUnavailableError("a job's data could not be committed (a full disk?)", error);
         }
       },
     };
