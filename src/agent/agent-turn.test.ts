@@ -97,7 +97,10 @@ describe("runAgentTurn: the budget gauge", () => {
       };
     },
   };
-  const turnWith = async (spent: number) => {
+  const turnWith = async (
+    spent: number,
+    record: (tenantId: string, tokens: number) => Promise<void> = async () => {},
+  ) => {
     const metrics = createAgentMetrics(new Registry());
     const result = await runAgentTurn(
       {
@@ -116,7 +119,7 @@ describe("runAgentTurn: the budget gauge", () => {
         toolbox: () => chattyToolbox,
         knowledge: () => ({ search: () => [] }) as never,
         pending: {} as never,
-        budget: { spentToday: async () => spent, record: async () => {} },
+        budget: { spentToday: async () => spent, record },
         logger: createLogger({ level: "silent" }),
         deadlineMs: 5000,
         maxToolSteps: 5,
@@ -124,7 +127,11 @@ describe("runAgentTurn: the budget gauge", () => {
       },
     );
     const gauge = await metrics.budgetUsed.get();
-    return { outcome: result.outcome, values: gauge.values.map(({ labels, value }) => ({ labels, value })) };
+    return {
+      outcome: result.outcome,
+      replies: result.replies.map((reply) => reply.text),
+      values: gauge.values.map(({ labels, value }) => ({ labels, value })),
+    };
   };
 
   it("sets ss_agent_token_budget_used_ratio to the share spent after the turn's LLM calls", async () => {
@@ -138,6 +145,17 @@ describe("runAgentTurn: the budget gauge", () => {
     const { outcome, values } = await turnWith(2_000_000);
     expect(outcome).toBe("budget");
     expect(values).toEqual([{ labels: { tenant: "shop" }, value: 1 }]);
+  });
+
+  it("sends the model's answer when its tokens cannot be counted (the store refuses writes), not the fallback", async () => {
+    const refused = Object.assign(new Error("OOM command not allowed when used memory > 'maxmemory'"), {
+      name: "ReplyError",
+    });
+    const { outcome, replies } = await turnWith(1_000, async () => {
+      throw refused;
+    });
+    expect(outcome).toBe("answered");
+    expect(replies).toEqual(["Done."]);
   });
 });
 

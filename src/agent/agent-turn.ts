@@ -367,7 +367,17 @@ export async function runAgentTurn(input: AgentTurnInput, deps: AgentTurnDeps): 
     deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "prompt" }, completion.usage.promptTokens);
     deps.metrics?.tokens.inc({ tenant: tenant.id, kind: "completion" }, completion.usage.completionTokens);
     const used = completion.usage.promptTokens + completion.usage.completionTokens;
-    await deps.budget.record(tenant.id, used);
+    try {
+      await deps.budget.record(tenant.id, used);
+    } catch (error) {
+      // The answer is in hand and paid for: the fallback would cost the customer it, and a run again would
+      // pay for it twice. The day's count runs short by these tokens instead (a store refusing writes:
+      // Redis at maxmemory, a full disk).
+      deps.logger.warn(
+        { tenant: tenant.id, err: error, tokens: used },
+        "could not count an LLM call's tokens against the daily budget; its answer goes out",
+      );
+    }
     budgetUsed(spent + used);
     return completion;
   }
