@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { corpusTexts, randomTexts } from "../../test/support/router-texts.js";
 import { detectLanguage } from "./detect-language.js";
 import { LexiconError, loadLexicon, parseLexicon } from "./lexicon.js";
 import { foldDiacritics, normalizeMessage } from "./normalize.js";
@@ -105,5 +106,29 @@ describe("parseLexicon", () => {
     const small = parseLexicon([{ name: "ha.tsv", text: "# lang: ha\ndon\tfor\ndon allah\tplease\n" }]);
     expect(normalizeMessage("don allah", small).concepts).toEqual(["please"]);
     expect(normalizeMessage("don", small).concepts).toEqual(["for"]);
+  });
+});
+
+/** What folding has always been, written as the patterns say it: the reference the fast version keeps. */
+function foldedByPatterns(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .replace(
+      /[ɗƙɓƴŋẹọ]/gu,
+      (letter) => ({ ɗ: "d", ƙ: "k", ɓ: "b", ƴ: "y", ŋ: "n", ẹ: "e", ọ: "o" })[letter] ?? letter,
+    )
+    .normalize("NFC");
+}
+
+describe("foldDiacritics against its patterns", () => {
+  it("folds every message of the router's corpus as the patterns do", () => {
+    for (const text of corpusTexts()) expect(foldDiacritics(text), text).toBe(foldedByPatterns(text));
+  });
+
+  it("folds 20,000 random mixes of marks, hooked letters, emoji and stray surrogates as the patterns do", () => {
+    for (const text of randomTexts(20_000, 29)) {
+      expect(foldDiacritics(text), JSON.stringify(text)).toBe(foldedByPatterns(text));
+    }
   });
 });

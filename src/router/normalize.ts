@@ -21,13 +21,47 @@ const SLOT_TOKEN_SET: ReadonlySet<string> = new Set(Object.values(SLOT_TOKENS));
 const HOOKED_LETTERS: Record<string, string> = { ɗ: "d", ƙ: "k", ɓ: "b", ƴ: "y", ŋ: "n", ẹ: "e", ọ: "o" };
 const EMOJI = /\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]*/gu;
 
-/** Tone marks and dots removed: "ọ̀wọ́" → "owo", "ɗina" → "dina", "akaụntụ" → "akauntu". */
+const HOOKED = /[ɗƙɓƴŋẹọ]/gu;
+// Sticky: the marks starting at lastIndex.
+const MARKS_AT = /\p{M}+/uy;
+// No combining mark comes before U+0300.
+const FIRST_MARK = 0x300;
+
+/**
+ * Tone marks and dots removed: "ọ̀wọ́" → "owo", "ɗina" → "dina", "akaụntụ" → "akauntu". Runs several
+ * times on every message: the marks are looked for only where a code unit could be one, not by a
+ * `\p{M}+` pattern tried at every position (a fifth of the router's time on 700-character messages).
+ */
 export function foldDiacritics(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/[ɗƙɓƴŋẹọ]/gu, (letter) => HOOKED_LETTERS[letter] ?? letter)
-    .normalize("NFC");
+  const decomposed = text.normalize("NFD");
+  let unmarked = "";
+  let from = 0;
+  for (let at = 0; at < decomposed.length; ) {
+    const unit = decomposed.charCodeAt(at);
+    if (unit < FIRST_MARK) {
+      at += 1;
+      continue;
+    }
+    MARKS_AT.lastIndex = at;
+    if (MARKS_AT.test(decomposed)) {
+      unmarked += decomposed.slice(from, at);
+      from = MARKS_AT.lastIndex;
+      at = from;
+      continue;
+    }
+    // A surrogate pair is one code point: step over both halves.
+    const pair = unit >= 0xd800 && unit <= 0xdbff && isLowSurrogate(decomposed.charCodeAt(at + 1));
+    at += pair ? 2 : 1;
+  }
+  unmarked = from === 0 ? decomposed : unmarked + decomposed.slice(from);
+  HOOKED.lastIndex = 0;
+  if (HOOKED.test(unmarked))
+    unmarked = unmarked.replace(HOOKED, (letter) => HOOKED_LETTERS[letter] ?? letter);
+  return unmarked.normalize("NFC");
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
 function replaceEmoji(text: string, lexicon: Lexicon): string {

@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createSeededRandom } from "../../src/random/index.js";
+import { dataPath } from "../../src/router/index.js";
+
+/** Every message of the router's own corpus and chatter sets. */
+export function corpusTexts(): string[] {
+  const dir = dataPath("router");
+  const texts: string[] = [];
+  for (const name of readdirSync(join(dir, "corpus"))) {
+    for (const line of readFileSync(join(dir, "corpus", name), "utf8").split("\n")) {
+      if (line.trim() !== "") texts.push((JSON.parse(line) as { text: string }).text);
+    }
+  }
+  for (const name of readdirSync(dir).filter((file) => file.endsWith(".tsv"))) {
+    for (const line of readFileSync(join(dir, name), "utf8").split("\n").slice(1)) {
+      texts.push(line.split("\t")[0] ?? "");
+    }
+  }
+  return texts;
+}
+
+// Pieces a customer's text is made of, the awkward ones included: spaces of every kind, tone marks
+// (precomposed and combining), hooked letters, fullwidth forms (NFKC changes them), emoji and their
+// modifiers (surrogate pairs), letters and marks outside the BMP, currency, digits of other scripts,
+// lone surrogates, a singleton NFC changes (the Ångström sign).
+const PIECES = [
+  "a",
+  "Z",
+  "ọ",
+  "ẹ́",
+  "ɗ",
+  "ƙ",
+  "ɓ",
+  "ƴ",
+  "ŋ",
+  "e\u0301",
+  "o\u0323\u0300",
+  "\u0301",
+  "Ａ",
+  "ｂ",
+  "١",
+  "7",
+  "₦",
+  "#",
+  "!",
+  "?",
+  ".",
+  "...",
+  "-",
+  "'",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "\u00a0",
+  "\u2003",
+  "\u3000",
+  "😩",
+  "🙏🏽",
+  "👍",
+  "\u{1F3FB}",
+  "\ufe0f",
+  "\ud83d",
+  "\ude29",
+  "İ",
+  "ß",
+  "Σ",
+  "𐌰",
+  "𠀀",
+  "\u{1D167}",
+  "\u212b",
+  "é",
+  "ñ",
+  "ụ",
+  "abeg",
+  "15k",
+  "N5,000",
+  "wetin dey sup",
+];
+
+/** `count` random mixes of up to 11 pieces, the same every run. */
+export function randomTexts(count: number, seed = 17): string[] {
+  const random = createSeededRandom(seed);
+  const texts: string[] = [];
+  for (let n = 0; n < count; n += 1) {
+    const length = Math.floor(random() * 12);
+    let text = "";
+    for (let i = 0; i < length; i += 1) text += PIECES[Math.floor(random() * PIECES.length)];
+    texts.push(text);
+  }
+  return texts;
+}
