@@ -117,3 +117,32 @@ describe("logger: redaction by value", () => {
     expect(parsed()[0]).toMatchObject({ ...fields, msg: "tokens=12 used" });
   });
 });
+
+describe("logger: sensitive keys whose values are not strings", () => {
+  it("censors objects, arrays, numbers and booleans under sensitive keys at every depth, errors included", () => {
+    const { logger, parsed } = capture();
+    logger.info({
+      message: { text: { body: "my PIN is 1234" }, caption: ["a", "b"], id: "w1" },
+      deep: { a: { b: { body: { from: "2348012345678" }, kept: 7 } } },
+      nested: { token: 42, secret: true, ok: 1 },
+    });
+    const error = Object.assign(new Error("Graph API refused the send"), {
+      body: { error: { message: "recipient 2348012345678" } },
+      status: 400,
+    });
+    logger.error({ err: error }, "send failed");
+    const [first, second] = parsed();
+    expect(first?.message).toEqual({ text: "[redacted]", caption: "[redacted]", id: "w1" });
+    expect(first?.deep).toEqual({ a: { b: { body: "[redacted]", kept: 7 } } });
+    expect(first?.nested).toEqual({ token: "[redacted]", secret: "[redacted]", ok: 1 });
+    expect(second?.err).toMatchObject({ type: "Error", body: "[redacted]", status: 400 });
+    expect(second?.msg).toBe("send failed");
+    expect(JSON.stringify([first, second])).not.toContain("2348012345678");
+  });
+
+  it("leaves a line alone when a string inside it only looks like such a key", () => {
+    const { logger, parsed } = capture();
+    logger.info({ note: 'the payload was {"body":{"x":1}}', count: 3 }, "seen");
+    expect(parsed()[0]).toMatchObject({ note: 'the payload was {"body":{"x":1}}', count: 3, msg: "seen" });
+  });
+});
