@@ -14,10 +14,14 @@ export function checkOutboundReply(reply: OutboundReply): void {
   }
 }
 
-/** Each reply's place in its conversation's send order, in the order given (turn order, then part order). */
+/**
+ * Each reply's place in its conversation's send order, in the order given (turn order, then part order).
+ * `ids` are the replies' job ids (outboundJobId), which the caller needs too: a hash each, made once.
+ */
 export async function assignSendOrder(
   order: SendOrder,
   replies: readonly OutboundReply[],
+  ids: readonly string[] = replies.map(outboundJobId),
 ): Promise<number[]> {
   const seqs: number[] = new Array(replies.length);
   const groups = new Map<string, number[]>();
@@ -27,8 +31,11 @@ export async function assignSendOrder(
   });
   for (const indexes of groups.values()) {
     const first = replies[indexes[0] as number] as OutboundReply;
-    const ids = indexes.map((i) => outboundJobId(replies[i] as OutboundReply));
-    const given = await order.assign(first.tenantId, first.conversationKey, ids);
+    const given = await order.assign(
+      first.tenantId,
+      first.conversationKey,
+      indexes.map((i) => ids[i] as string),
+    );
     indexes.forEach((i, n) => {
       seqs[i] = given[n] as number;
     });

@@ -31,12 +31,13 @@ export function createEmbeddedOutboundQueue(options: EmbeddedOutboundQueueOption
       for (const reply of replies) checkOutboundReply(reply);
       if (replies.length === 0) return;
       // A crash between the two steps leaves a place with no job: the sender skips it (send-order-gate.ts).
-      const seqs = await assignSendOrder(options.order, replies);
+      const ids = replies.map(outboundJobId);
+      const seqs = await assignSendOrder(options.order, replies, ids);
       const at = now();
       options.jobs.add(
         QUEUE_NAMES.outbound,
         replies.map((reply, i) => ({
-          id: outboundJobId(reply),
+          id: ids[i] as string,
           data: { ...reply, seq: seqs[i] as number } satisfies OutboundJob,
         })),
         at,

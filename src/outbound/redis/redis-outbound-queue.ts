@@ -1,5 +1,5 @@
 import { type JobsOptions, Queue } from "bullmq";
-import { JOB_NAMES, type OutboundJob, type OutboundReply, QUEUE_NAMES } from "../../queue/index.js";
+import { JOB_NAMES, type OutboundJob, QUEUE_NAMES } from "../../queue/index.js";
 import type { RedisClient } from "../../queue/redis/index.js";
 import { outboundJobId } from "../outbound-job-id.js";
 import { assignSendOrder, checkOutboundReply } from "../outbound-sequence.js";
@@ -49,7 +49,6 @@ export function createRedisOutboundQueue(options: RedisOutboundQueueOptions): Re
     prefix: options.prefix,
     ...(options.orderTtlSeconds === undefined ? {} : { ttlSeconds: options.orderTtlSeconds }),
   });
-  const sequence = (replies: readonly OutboundReply[]) => assignSendOrder(order, replies);
   const jobOptions: JobsOptions = {
     // Waits and retries are the sender's own (see OutboundJob); BullMQ's attempts are not spent.
     attempts: 1,
@@ -64,12 +63,13 @@ export function createRedisOutboundQueue(options: RedisOutboundQueueOptions): Re
       for (const reply of replies) checkOutboundReply(reply);
       if (replies.length === 0) return;
       // A crash between the two steps leaves a place with no job: the sender skips it (send-order-gate.ts).
-      const seqs = await sequence(replies);
+      const ids = replies.map(outboundJobId);
+      const seqs = await assignSendOrder(order, replies, ids);
       await queue.addBulk(
         replies.map((reply, i) => ({
           name: JOB_NAMES.send,
           data: { ...reply, seq: seqs[i] as number },
-          opts: { ...jobOptions, jobId: outboundJobId(reply) },
+          opts: { ...jobOptions, jobId: ids[i] as string },
         })),
       );
     },
