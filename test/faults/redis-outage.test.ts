@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { deliveryFigures, echoedId, printFigures } from "../support/fault-figures.js";
 import { type RedisGateway, startRedisGateway } from "../support/fault-gateway.js";
-import { driveLoadThroughFault, loadMessages } from "../support/fault-load.js";
+import { driveFourHundredThroughFault } from "../support/fault-load.js";
 import { TEST_REDIS_URL } from "../support/redis.js";
 import { TcpProxy } from "../support/tcp-proxy.js";
 
@@ -43,27 +43,19 @@ describe("fault: Redis unreachable for 10 s mid-load", () => {
       workers: 2,
     });
     const g = gateway;
-    const messages = loadMessages({
-      run: "outage",
-      conversations: 200,
-      perConversation: 2,
-      customerBase: 2348110000000,
-    });
     // 20 s of load at 20/s: 4 s before the cut, 10 s without Redis, 6 s after.
-    const run = await driveLoadThroughFault({
-      messages,
-      ratePerSecond: 20,
+    const run = await driveFourHundredThroughFault({
+      run: "outage",
+      customerBase: 2348110000000,
       baseUrl: () => g.url,
-      faultAfterMs: 4000,
       fault: async () => {
         await p.stop();
         await sleep(OUTAGE_MS);
         await p.start();
       },
-      answered: () => new Set(g.fake.fake.messages().map(echoedId)).size >= messages.length,
-      postTimeoutMs: 8000,
+      answeredIds: () => new Set(g.fake.fake.messages().map(echoedId)),
     });
-    const { ledger, faultStartedAt: cutAt, faultEndedAt: restoredAt } = run;
+    const { ledger, messages, faultStartedAt: cutAt, faultEndedAt: restoredAt } = run;
     // Posts begun well inside the outage (a post may wait up to 1.5 s for a reconnect before its 503).
     const during = ledger.all().filter((a) => a.at >= cutAt + 200 && a.at + 2000 <= restoredAt);
     const afterRestore = ledger.all().filter((a) => a.result === 200 && a.at >= restoredAt);

@@ -221,3 +221,33 @@ export async function driveLoadThroughFault(options: {
   await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 2000));
   return { ledger, faultStartedAt, faultEndedAt, unacked, answeredAt };
 }
+
+/**
+ * The Redis scenarios' shape: 200 customers write two messages each at 20/s (20 s of load), and `fault`
+ * starts 4 s in; a post may wait 8 s (a reconnect) before it counts as unanswered.
+ */
+export async function driveFourHundredThroughFault(options: {
+  run: string;
+  customerBase: number;
+  baseUrl: () => string;
+  fault: () => Promise<void>;
+  /** The customers' echoed ids the fake Graph API accepted so far. */
+  answeredIds: () => ReadonlySet<unknown>;
+}): Promise<FaultRun & { readonly messages: readonly LoadMessage[] }> {
+  const messages = loadMessages({
+    run: options.run,
+    conversations: 200,
+    perConversation: 2,
+    customerBase: options.customerBase,
+  });
+  const run = await driveLoadThroughFault({
+    messages,
+    ratePerSecond: 20,
+    baseUrl: options.baseUrl,
+    faultAfterMs: 4000,
+    fault: options.fault,
+    answered: () => options.answeredIds().size >= messages.length,
+    postTimeoutMs: 8000,
+  });
+  return { ...run, messages };
+}
