@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type DestinationStream, type Logger, pino } from "pino";
 import { splitCustomerOfConversation } from "../whatsapp/index.js";
-import { CENSOR, createLineRedactor } from "./redact-values.js";
+import { CENSOR, censoredCopy, createLineRedactor } from "./redact-values.js";
 
 export type { Logger } from "pino";
 
@@ -47,11 +47,33 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       level: options.level,
       base: { service: "sharpsharp" },
       redact: { paths: REDACT_PATHS, censor: CENSOR },
-      // The serialized line: what pino's serializers and its cycle handling made of every value.
-      hooks: { streamWrite: createLineRedactor(options.secrets) },
+      hooks: {
+        logMethod: censorInterpolated,
+        // The serialized line: what pino's serializers and its cycle handling made of every value.
+        streamWrite: createLineRedactor(options.secrets),
+      },
     },
     options.destination,
   );
+}
+
+/**
+ * Objects interpolated into the message (`%j`, `%o`, `%O`) land inside the message string, their keys
+ * escaped, where the line redactor cannot tell them from text: each is censored here first, at any
+ * depth, as logged objects are on the line.
+ */
+function censorInterpolated(
+  this: Logger,
+  args: Parameters<Logger["info"]>,
+  method: (...args: unknown[]) => void,
+): void {
+  const values = args as unknown[];
+  const formatAt = typeof values[0] === "string" ? 0 : 1;
+  for (let at = formatAt + 1; at < values.length; at += 1) {
+    const value = values[at];
+    if (value !== null && typeof value === "object") values[at] = censoredCopy(value);
+  }
+  method.apply(this, values);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "./logger.js";
+import { createLineRedactor } from "./redact-values.js";
 
 const META_TOKEN = "EAAGm0PX4ZCpsBAKZB9example0token0value0ZD";
 const OPENAI_KEY = "sk-proj-abcDEF0123456789ghijKLMN";
@@ -138,6 +139,34 @@ describe("logger: sensitive keys whose values are not strings", () => {
     expect(second?.err).toMatchObject({ type: "Error", body: "[redacted]", status: 400 });
     expect(second?.msg).toBe("send failed");
     expect(JSON.stringify([first, second])).not.toContain("2348012345678");
+  });
+
+  it("censors objects interpolated into the message (%j, %o, %O), where their keys are escaped", () => {
+    const { logger, text, parsed } = capture();
+    const message = { type: "text", text: { body: "my PIN is 1234" }, from: "x" };
+    logger.info("queued %j", { message });
+    logger.warn({ tenant: "t1" }, "send %o then %O", { body: { to: "2348012345678" } }, [
+      { caption: "c-9876" },
+    ]);
+    const cyclic: Record<string, unknown> = { token: "abc" };
+    cyclic.self = cyclic;
+    logger.info("cycle %j", cyclic);
+    for (const secret of ["1234", "2348012345678", "c-9876", "abc"]) expect(text()).not.toContain(secret);
+    const [first, second, third] = parsed();
+    expect(first?.msg).toBe('queued {"message":{"type":"text","text":"[redacted]","from":"x"}}');
+    expect(second).toMatchObject({
+      tenant: "t1",
+      msg: 'send {"body":"[redacted]"} then [{"caption":"[redacted]"}]',
+    });
+    expect(third?.msg).toBe("cycle '[redacted]'");
+  });
+
+  it("drops a line it cannot read back rather than write it unredacted", () => {
+    const redact = createLineRedactor();
+    const broken = '{"level":30,"body":{"to":"2348012345678"},"msg":"cut off';
+    const out = redact(`${broken}\n`);
+    expect(out).not.toContain("2348012345678");
+    expect(JSON.parse(out)).toEqual({ level: 50, msg: "a log line could not be redacted and was dropped" });
   });
 
   it("leaves a line alone when a string inside it only looks like such a key", () => {

@@ -99,16 +99,21 @@ const SENSITIVE_SPELLINGS: ReadonlySet<string> = new Set(spellings(SENSITIVE_KEY
 // A sensitive key whose value is not a string (an object, an array, a number…): rare, so looked for first.
 const SENSITIVE_NON_STRING = new RegExp(`[{,]"(?:${spellings(SENSITIVE_KEYS)})":[^"]`);
 
-/** Every sensitive key's value replaced, whatever its type and depth. */
-function censorSensitive(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(censorSensitive);
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    out[key] = SENSITIVE_SPELLINGS.has(key) ? CENSOR : censorSensitive(inner);
+// JSON.parse's reviver visits every value, innermost first, without recursion of ours.
+const censorReviver = (key: string, value: unknown) => (SENSITIVE_SPELLINGS.has(key) ? CENSOR : value);
+
+/** A JSON copy of `value` with every sensitive key's value replaced, at any depth; CENSOR if it has no JSON form. */
+export function censoredCopy(value: unknown): unknown {
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? value : JSON.parse(json, censorReviver);
+  } catch {
+    return CENSOR;
   }
-  return out;
 }
+
+/** Said in place of a line that could not be read back to be redacted (it is dropped, not written as it was). */
+const UNREDACTABLE = `${JSON.stringify({ level: 50, msg: "a log line could not be redacted and was dropped" })}\n`;
 
 /**
  * A sensitive key's object, array, number or boolean value: the line is read back and written again
@@ -118,9 +123,9 @@ function censorSensitive(value: unknown): unknown {
 function censorNonStringValues(line: string): string {
   if (!SENSITIVE_NON_STRING.test(line)) return line;
   try {
-    return `${JSON.stringify(censorSensitive(JSON.parse(line)))}${line.endsWith("\n") ? "\n" : ""}`;
+    return `${JSON.stringify(JSON.parse(line, censorReviver))}${line.endsWith("\n") ? "\n" : ""}`;
   } catch {
-    return line;
+    return UNREDACTABLE;
   }
 }
 
