@@ -53,6 +53,9 @@ const row = (db: SqliteDatabase, id: string) =>
     .prepare("SELECT state, attempts, error, run_at AS runAt FROM queue_jobs WHERE queue = ? AND id = ?")
     .get(Q, id) as { state: string; attempts: number; error: string | null; runAt: number } | undefined;
 
+/** What better-sqlite3 throws when the disk is full. */
+const diskFull = () => Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+
 /** One job per id, with empty data, due now. */
 const addJobs = (table: JobTable, ...ids: string[]) =>
   table.add(
@@ -359,7 +362,7 @@ describe("embedded job runner when its table cannot be written", () => {
         // The completion is written, then its commit fails: the row is still waiting, as after a rollback.
         written: async () => {
           table.add(Q, [{ id: "stuck", data: {} }], Date.now());
-          throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+          throw diskFull();
         },
       },
     );
@@ -391,7 +394,7 @@ describe("embedded job runner when its table cannot be written", () => {
           if (failedCommits > 0) return;
           failedCommits += 1;
           table.add(Q, [{ id: "reply", data: {} }], Date.now());
-          throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+          throw diskFull();
         },
       },
     );
@@ -436,7 +439,7 @@ describe("embedded job runner when its table cannot be written", () => {
         runs.push(String(job.id));
         if (job.id === "own") throw new Error("the handler's own failure");
         if (runsOf(runs, "full") === 1) {
-          const full = Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+          const full = diskFull();
           throw new Error("could not journal the step", { cause: new Error("store", { cause: full }) });
         }
       },
@@ -458,8 +461,7 @@ describe("embedded job runner when its table cannot be written", () => {
       async (job) => {
         runs.push(String(job.id));
         if (runsOf(runs, String(job.id)) > 1) return;
-        if (job.id === "raw")
-          throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+        if (job.id === "raw") throw diskFull();
         throw new QueueUnavailableError("a job's data could not be written (a full disk?)");
       },
       {
@@ -476,7 +478,6 @@ describe("embedded job runner when its table cannot be written", () => {
   it("runs a held-back job with the data its run wrote even when that write itself was refused", async () => {
     const { table } = open(tempDir());
     table.add(Q, [{ id: "mark", data: { step: 0 } }], Date.now());
-    const full = () => Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
     // The statement itself fails (a full disk), not only the commit after it; then there is room again.
     let refused = 0;
     const refusing: JobTable = {
@@ -484,7 +485,7 @@ describe("embedded job runner when its table cannot be written", () => {
       updateData: (...args) => {
         if (refused === 0) {
           refused += 1;
-          throw full();
+          throw diskFull();
         }
         table.updateData(...args);
       },
@@ -496,7 +497,7 @@ describe("embedded job runner when its table cannot be written", () => {
       async (job) => {
         seen.push(job.data);
         if (job.data.step === 0) await job.updateData({ step: 1 }).catch((error) => refusals.push(error));
-        if (seen.length === 1) throw full();
+        if (seen.length === 1) throw diskFull();
       },
       { writeFailureBackoffMs: 20 },
     );
@@ -540,7 +541,7 @@ describe("embedded job runner when its table cannot be written", () => {
     const broken: JobTable = {
       ...table,
       fail: () => {
-        throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+        throw diskFull();
       },
     };
     const runs: number[] = [];

@@ -1,23 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { createSeededRandom } from "../../src/random/index.js";
-import { dataPath } from "../../src/router/index.js";
+import { dataPath, loadCorpus } from "../../src/router/index.js";
 
-/** Every message of the router's own corpus and chatter sets. */
+/** Every message the router is trained on: its own corpus and the chatter pools beside it. */
 export function corpusTexts(): string[] {
-  const dir = dataPath("router");
-  const texts: string[] = [];
-  for (const name of readdirSync(join(dir, "corpus"))) {
-    for (const line of readFileSync(join(dir, "corpus", name), "utf8").split("\n")) {
-      if (line.trim() !== "") texts.push((JSON.parse(line) as { text: string }).text);
-    }
-  }
-  for (const name of readdirSync(dir).filter((file) => file.endsWith(".tsv"))) {
-    for (const line of readFileSync(join(dir, name), "utf8").split("\n").slice(1)) {
-      texts.push(line.split("\t")[0] ?? "");
-    }
-  }
-  return texts;
+  return loadCorpus(dataPath("router")).examples.map((example) => example.text);
 }
 
 // Pieces a customer's text is made of, the awkward ones included: spaces of every kind, tone marks
